@@ -1,0 +1,57 @@
+"""Every Slack Block Kit limit the package uses, in one place.
+
+Lengths are UTF-8 byte lengths unless a name says otherwise (stricter than
+Slack, which counts characters, so output can only be more conservative).
+The converter, validator, linter and splitter read their numbers from here.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+# Blocks per payload, by surface.
+MAX_BLOCKS_PER_MESSAGE: Final = 50
+MAX_BLOCKS_PER_MODAL: Final = 100  # modal and App Home tab
+DEFAULT_MAX_BLOCKS_PER_CHUNK: Final = 50
+
+# Text fields.
+MAX_SECTION_TEXT_CHARS: Final = 3000
+MAX_SECTION_FIELD_CHARS: Final = 2000
+MAX_SECTION_FIELD_COUNT: Final = 10
+MAX_HEADER_TEXT_CHARS: Final = 150
+MAX_MARKDOWN_BLOCK_SUM: Final = 12000  # sum over all `markdown` blocks of one payload
+MAX_MARKDOWN_TOTAL: Final = MAX_MARKDOWN_BLOCK_SUM
+MAX_MESSAGE_TEXT_CHARS: Final = 12000  # text budget of one to_messages message (chosen)
+
+# Identifiers.
+MAX_BLOCK_ID_CHARS: Final = 255
+BLOCK_ID_SUFFIX_RESERVE: Final = 8  # room kept for the converter's "-<seq>" suffix
+MAX_ACTION_ID_CHARS: Final = 255
+
+# Interactive elements.
+MAX_BUTTON_TEXT_CHARS: Final = 75
+MAX_BUTTON_VALUE_CHARS: Final = 2000
+MAX_BUTTON_URL_CHARS: Final = 3000
+MAX_ACTIONS_ELEMENTS: Final = 25
+MAX_CONTEXT_ELEMENTS: Final = 10
+
+# Images.
+MAX_IMAGE_ALT_TEXT_CHARS: Final = 2000
+MAX_IMAGE_URL_CHARS: Final = 3000
+MAX_IMAGE_TITLE_CHARS: Final = 2000
+
+# Tables (one per message).
+MAX_TABLE_ROWS: Final = 100
+MAX_TABLE_COLUMNS: Final = 20
+
+# Converter input bounds.
+DEFAULT_MAX_INPUT_BYTES: Final = 262144  # 256 KiB
+DEFAULT_MAX_NESTING_DEPTH: Final = 100
+DEFAULT_PARAGRAPH_CHAR_LIMIT: Final = 3000
+
+# Text fallback for chat.postMessage(text=...), counted in code points.
+TEXT_FALLBACK_MAX_CHARS: Final = 150
+
+# Block Kit Builder preview links.
+PRACTICAL_URL_BUDGET: Final = 8192
+BUILDER_HOST: Final = "https://app.slack.com/block-kit-builder/"

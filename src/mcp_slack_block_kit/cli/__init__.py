@@ -1,0 +1,105 @@
+"""Command-line interface: ``main(argv) -> int`` and a table of sub-commands.
+
+Each sub-command lives in its own module with ``configure(parser)`` and
+``run(args) -> int``. Those modules import only the standard library at top
+level and load what they need inside ``run``, so ``convert`` never loads the
+MCP SDK and every command starts fast.
+
+Exit status: 0 success; 1 a negative finding (``validate`` on an invalid
+payload); 2 usage errors and unusable input or options (one line on stderr,
+``error: <message>``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from importlib import import_module
+
+from .._version import __version__
+from ._io import CliError
+
+__all__ = ["main", "run"]
+
+PROG = "mcp-slack-block-kit"
+
+# (sub-command, module under this package, one-line help) -- listing order in --help.
+_COMMANDS: tuple[tuple[str, str, str], ...] = (
+    ("server", "server_cmd", "run the MCP server (stdio; --http-addr / --sse-addr for HTTP)"),
+    ("convert", "convert_cmd", "convert Markdown to Block Kit JSON"),
+    ("normalize", "normalize_cmd", "repair typical LLM Markdown mistakes"),
+    ("validate", "validate_cmd", "check Block Kit JSON against Slack's limits"),
+    ("lint", "lint_cmd", "advisory findings for Block Kit JSON"),
+    ("split", "split_cmd", "split Markdown or blocks into ready-to-post messages"),
+    ("preview", "preview_cmd", "Block Kit Builder link, or an offline HTML/PNG preview"),
+    ("to-markdown", "to_markdown_cmd", "convert Block Kit JSON back to Markdown"),
+    ("playground", "playground_cmd", "serve a local live-preview page on 127.0.0.1"),
+    ("version", "", "print the version"),
+)
+
+_EPILOG = f"""\
+examples:
+  echo '# Weekly report' | {PROG} convert --mode rich_text --pretty
+  {PROG} convert reply.md --preview > blocks.json
+  {PROG} validate blocks.json --surface modal
+  {PROG} split reply.md > messages.json
+  {PROG} server --http-addr 127.0.0.1:8080 --http-token "$TOKEN"
+
+With no sub-command the MCP server runs on stdio.
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with the project's one-line ``error: <message>`` and exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise CliError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the root parser with every sub-command."""
+    parser = _Parser(
+        prog=PROG,
+        description="Turn LLM Markdown into Slack Block Kit JSON, check it, split it, "
+        "preview it, and serve it all over MCP.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    subs = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name, module, help_ in _COMMANDS:
+        sub = subs.add_parser(name, help=help_, description=help_[:1].upper() + help_[1:] + ".",
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
+        if module:
+            mod = import_module(f".{module}", __name__)
+            mod.configure(sub)
+            sub.set_defaults(_run=mod.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI with ``argv`` (default ``sys.argv[1:]``) and return the exit status."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    try:
+        parser = build_parser()
+        args = parser.parse_args(args_list)
+        if args.command is None:
+            args = parser.parse_args(["server"])
+        if args.command == "version":
+            sys.stdout.write(f"{PROG} {__version__}\n")
+            return 0
+        status: int = args._run(args)
+        return status
+    except CliError as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())
