@@ -57,8 +57,12 @@ class _Parser(argparse.ArgumentParser):
         raise CliError(message)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Build the root parser with every sub-command."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """Build the root parser; only ``command``'s module is imported and configured.
+
+    The other sub-commands are listed (for ``--help``) without importing anything,
+    which keeps start-up to one small module.
+    """
     parser = _Parser(
         prog=PROG,
         description="Turn LLM Markdown into Slack Block Kit JSON, check it, split it, "
@@ -71,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     for name, module, help_ in _COMMANDS:
         sub = subs.add_parser(name, help=help_, description=help_[:1].upper() + help_[1:] + ".",
                               formatter_class=argparse.RawDescriptionHelpFormatter)
-        if module:
+        if module and name == command:
             mod = import_module(f".{module}", __name__)
             mod.configure(sub)
             sub.set_defaults(_run=mod.run)
@@ -82,10 +86,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI with ``argv`` (default ``sys.argv[1:]``) and return the exit status."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
-        parser = build_parser()
-        args = parser.parse_args(args_list)
-        if args.command is None:
-            args = parser.parse_args(["server"])
+        # Sub-command first (`convert -`, `server --http-addr …`); no sub-command = server.
+        command = args_list[0] if args_list and not args_list[0].startswith("-") else None
+        if command is None and not any(a in ("-h", "--help", "--version") for a in args_list):
+            command, args_list = "server", ["server", *args_list]
+        args = build_parser(command).parse_args(args_list)
         if args.command == "version":
             sys.stdout.write(f"{PROG} {__version__}\n")
             return 0
