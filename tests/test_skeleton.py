@@ -10,7 +10,12 @@ import pytest
 
 import mcp_slack_block_kit as sbk
 from mcp_slack_block_kit.cli import main
-from mcp_slack_block_kit.converter.options import Mode, Options, default_options, options_from_mapping
+from mcp_slack_block_kit.converter.options import (
+    Mode,
+    Options,
+    default_options,
+    options_from_mapping,
+)
 from mcp_slack_block_kit.exceptions import InvalidOptionsError, SlackBlockKitError
 
 

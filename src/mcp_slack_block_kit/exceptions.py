@@ -63,7 +63,7 @@ class MarkdownBlockTooLargeError(SlackBlockKitError):
 
 
 class ConversionError(SlackBlockKitError):
-    """Raised when the input cannot be converted for another reason (e.g. an over-long image URL)."""
+    """Raised when input cannot be converted for another reason (e.g. an over-long image URL)."""
 
 
 class InvalidOptionsError(SlackBlockKitError, ValueError):

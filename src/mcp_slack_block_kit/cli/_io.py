@@ -34,7 +34,8 @@ def read_text(path: str | None) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise CliError(f"read {where}: not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
+        raise CliError(
+            f"read {where}: not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
 
 
 def read_json(path: str | None) -> Any:

@@ -1,11 +1,18 @@
-"""``convert``: Markdown (file or stdin) -> ``{"blocks", "text_fallback", "warnings"}`` on stdout."""
+"""``convert``: Markdown (file or stdin) to ``{"blocks", "text_fallback", "warnings"}``."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from ._io import CliError, add_converter_flags, add_input_argument, options_from_args, read_text, write_json
+from ._io import (
+    CliError,
+    add_converter_flags,
+    add_input_argument,
+    options_from_args,
+    read_text,
+    write_json,
+)
 
 EPILOG = """\
 examples:
