@@ -1,0 +1,1 @@
+"""One module per repair, named after the malformation it repairs."""
