@@ -1,0 +1,198 @@
+"""Plain-text fallback for ``chat.postMessage(text=…)`` derived from blocks (converter spec §12)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ..blocks.limits import TEXT_FALLBACK_MAX_CHARS
+
+__all__ = ["derive_text_fallback"]
+
+_JOIN = " — "
+_LIST_ITEM_SEP = " · "
+_ELLIPSIS = "…"
+
+# strip() rules 1-3, in order (ASCII whitespace classes, spec README §1).
+_SLACK_LINK = re.compile(r"<[^|> \t\n\f\r]+\|([^>]+)>")
+_ANGLE_URL = re.compile(r"<([A-Za-z][A-Za-z0-9+.\-]{1,31}:[^|> \t\n\f\r]+)>")
+_MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
+_ASCII_WS_RUN = re.compile(r"[ \t\n\r\f]+")
+# `&` that does not already start one of the three entities Slack decodes.
+_BARE_AMP = re.compile(r"&(?!amp;|lt;|gt;)")
+_DROPPED = frozenset("*_~`")
+_ASCII_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+
+
+def _strip_markup(text: str) -> str:
+    """Remove link syntax, heading/quote markers and emphasis characters from mrkdwn/Markdown."""
+    if "<" in text:
+        text = _ANGLE_URL.sub(r"\1", _SLACK_LINK.sub(r"\1", text))
+    if "](" in text:
+        text = _MD_LINK.sub(r"\1", text)
+    out: list[str] = []
+    append = out.append
+    at_line_start = True
+    i = 0
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if at_line_start:
+            at_line_start = False
+            if ch == "#":
+                while i < n and text[i] == "#":
+                    i += 1
+                if i < n and text[i] == " ":
+                    i += 1
+                continue
+            if ch == ">":
+                i += 1
+                if i < n and text[i] == " ":
+                    i += 1
+                continue
+        if ch == "\n":
+            append(" ")
+            at_line_start = True
+        elif ch == "\\" and i + 1 < n and text[i + 1] in _ASCII_PUNCT:
+            # An escaped character is literal content, so it is kept (even `*`).
+            i += 1
+            append(text[i])
+        elif ch not in _DROPPED:
+            append(ch)
+        i += 1
+    return "".join(out)
+
+
+def _rich_text_inline(elements: Iterable[Any], out: list[str]) -> None:
+    for el in elements:
+        if not isinstance(el, Mapping):
+            continue
+        kind = el.get("type")
+        if kind == "text":
+            piece = el.get("text")
+        elif kind == "link":
+            piece = el.get("text") or el.get("url")
+        elif kind == "emoji":
+            name = el.get("name")
+            piece = f":{name}:" if isinstance(name, str) and name else None
+        elif kind == "user":
+            uid = el.get("user_id")
+            piece = f"@{uid}" if isinstance(uid, str) and uid else None
+        else:
+            piece = None
+        if not isinstance(piece, str) or not piece:
+            continue
+        if out and not out[-1].endswith(" "):
+            out.append(" ")
+        out.append(piece)
+
+
+def _rich_text(block: Mapping[str, Any]) -> str:
+    out: list[str] = []
+    elements = block.get("elements")
+    if not isinstance(elements, list):
+        return ""
+    for el in elements:
+        if not isinstance(el, Mapping):
+            continue
+        kind = el.get("type")
+        if kind in ("rich_text_section", "rich_text_quote", "rich_text_preformatted"):
+            inner = el.get("elements")
+            if isinstance(inner, list):
+                _rich_text_inline(inner, out)
+        elif kind == "rich_text_list":
+            items = el.get("elements")
+            if not isinstance(items, list):
+                continue
+            for item in items:
+                if not isinstance(item, Mapping):
+                    continue
+                inner = item.get("elements")
+                if not isinstance(inner, list):
+                    continue
+                if out:
+                    out.append(_LIST_ITEM_SEP)
+                _rich_text_inline(inner, out)
+    return "".join(out)
+
+
+def _text_of(obj: Any) -> str:
+    if isinstance(obj, Mapping):
+        text = obj.get("text")
+        if isinstance(text, str):
+            return text
+    return ""
+
+
+def _extract(block: Mapping[str, Any]) -> str:
+    kind = block.get("type")
+    if kind == "header":
+        return _text_of(block.get("text"))
+    if kind == "section":
+        return _strip_markup(_text_of(block.get("text")))
+    if kind == "markdown":
+        text = block.get("text")
+        return _strip_markup(text) if isinstance(text, str) else ""
+    if kind == "rich_text":
+        return _rich_text(block)
+    if kind == "context":
+        elements = block.get("elements")
+        if not isinstance(elements, list):
+            return ""
+        parts = [
+            _strip_markup(el["text"]) for el in elements
+            if isinstance(el, Mapping) and el.get("type") != "image"
+            and isinstance(el.get("text"), str)
+        ]
+        return " ".join(parts)
+    if kind == "image":
+        alt = block.get("alt_text")
+        return f"[image: {alt}]" if isinstance(alt, str) and alt else "[image]"
+    if kind == "table":
+        return "[table]"
+    return ""
+
+
+def _escape(text: str) -> str:
+    if "&" in text:
+        text = _BARE_AMP.sub("&amp;", text)
+    return text.replace("<", "&lt;").replace(">", "&gt;")
+
+
+def derive_text_fallback(blocks: Iterable[Any], *, allow_broadcasts: bool = False) -> str:
+    """Return a short plain string (≤150 code points) summarising ``blocks`` for ``text=``.
+
+    Headers win (collection stops after the first header); link and emphasis markup is
+    removed; ``<``, ``>`` and bare ``&`` are escaped unless ``allow_broadcasts`` so the
+    notification text can never broadcast or ping. Malformed entries are skipped.
+    """
+    collected: list[str] = []
+    size = 0
+    for block in blocks:
+        if not isinstance(block, Mapping):
+            continue
+        text = _extract(block)
+        if not text:
+            continue
+        collected.append(text)
+        if block.get("type") == "header":
+            break
+        size += len(text.encode("utf-8", "surrogatepass"))
+        if size >= TEXT_FALLBACK_MAX_CHARS:
+            break
+    if not collected:
+        return ""
+    text = _ASCII_WS_RUN.sub(" ", _JOIN.join(collected)).strip()
+    if not allow_broadcasts:
+        text = _escape(text)
+    if len(text) > TEXT_FALLBACK_MAX_CHARS:
+        cut = TEXT_FALLBACK_MAX_CHARS - 1
+        # Never cut an entity in half: back up to before its `&`.
+        amp = text.rfind("&", max(0, cut - 4), cut)
+        if amp != -1 and text.startswith(("&amp;", "&lt;", "&gt;"), amp) and (
+            text.find(";", amp) >= cut
+        ):
+            cut = amp
+        text = text[:cut] + _ELLIPSIS
+    return text

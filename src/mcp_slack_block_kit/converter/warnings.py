@@ -1,0 +1,64 @@
+"""Every warning string the converter returns, and the auto-mode nesting pattern names."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+
+__all__ = [
+    "MARKDOWN_BLOCK_FALLBACK_SURFACES_WARNING",
+    "PATTERN_CODE_IN_BLOCKQUOTE",
+    "PATTERN_CODE_IN_LIST",
+    "PATTERN_LIST_IN_BLOCKQUOTE",
+    "PATTERN_ORDER",
+    "PATTERN_TABLE_IN_BLOCKQUOTE",
+    "PATTERN_TABLE_IN_LIST",
+    "nested_pattern_warning",
+    "normalization_warning",
+]
+
+# Nesting patterns auto mode detects (converter spec §9.2). Values are contract.
+PATTERN_CODE_IN_BLOCKQUOTE: Final = "code-in-blockquote"
+PATTERN_CODE_IN_LIST: Final = "code-in-list"
+PATTERN_TABLE_IN_BLOCKQUOTE: Final = "table-in-blockquote"
+PATTERN_TABLE_IN_LIST: Final = "table-in-list"
+PATTERN_LIST_IN_BLOCKQUOTE: Final = "list-in-blockquote"
+
+# The fixed reporting order of the pattern names (the order of the spec table).
+PATTERN_ORDER: Final = (
+    PATTERN_CODE_IN_BLOCKQUOTE,
+    PATTERN_CODE_IN_LIST,
+    PATTERN_TABLE_IN_BLOCKQUOTE,
+    PATTERN_TABLE_IN_LIST,
+    PATTERN_LIST_IN_BLOCKQUOTE,
+)
+
+# Appended only when *auto* mode emits a `markdown` block (converter spec §9.3).
+MARKDOWN_BLOCK_FALLBACK_SURFACES_WARNING: Final = (
+    "auto mode emitted a Slack `markdown` block. Fallback rendering on push notifications, "
+    "search, screen readers, and the email digest may show literal `##`, `**`, or "
+    "`[label](url)` characters. Pass the converter's derived text fallback as "
+    "chat.postMessage(text=) and consider setting prefer_rich_text=true."
+)
+
+_NORMALIZATION = (
+    "normalized input (LLM-mistake repairs fired: {codes}). "
+    "See docs/llm-input-recovery.md for codes."
+)
+
+_NESTED = (
+    "auto mode routed to rich_text decomposition because input contains {patterns}; the "
+    "rich_text schema can't embed those constructs, so the output uses adjacent top-level "
+    "blocks (visual rendering may differ from CommonMark embedded form). Use "
+    "mode=markdown_block to delegate rendering to Slack's parser instead."
+)
+
+
+def normalization_warning(codes: Iterable[str]) -> str:
+    """Return the warning that reports fired normalizer codes, in pipeline order."""
+    return _NORMALIZATION.format(codes=", ".join(codes))
+
+
+def nested_pattern_warning(patterns: Iterable[str]) -> str:
+    """Return the auto-mode warning naming the nesting patterns that forced decomposition."""
+    return _NESTED.format(patterns=", ".join(patterns))

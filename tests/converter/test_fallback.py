@@ -1,0 +1,194 @@
+"""derive_text_fallback: the ≤150-code-point notification text (converter spec §12)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from mcp_slack_block_kit.blocks.limits import TEXT_FALLBACK_MAX_CHARS
+from mcp_slack_block_kit.converter.fallback import derive_text_fallback
+
+
+def section(text: str) -> dict[str, Any]:
+    return {"type": "section", "text": {"type": "mrkdwn", "text": text}}
+
+
+def header(text: str) -> dict[str, Any]:
+    return {"type": "header", "text": {"type": "plain_text", "text": text}}
+
+
+def rich(*elements: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "rich_text", "elements": list(elements)}
+
+
+def rsec(*inline: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "rich_text_section", "elements": list(inline)}
+
+
+def t(text: str, **style: bool) -> dict[str, Any]:
+    el: dict[str, Any] = {"type": "text", "text": text}
+    if style:
+        el["style"] = style
+    return el
+
+
+def test_cap_constant_is_pinned() -> None:
+    """TEXT_FALLBACK_MAX_CHARS is semver-stable at 150 code points."""
+    assert TEXT_FALLBACK_MAX_CHARS == 150
+
+
+@pytest.mark.parametrize(("blocks", "expected"), [
+    ([], ""),
+    ([header("Release notes"), section("more details below")], "Release notes"),
+    ([section("*bold* and _italic_ text")], "bold and italic text"),
+    ([section("see <https://x.com|the docs>")], "see the docs"),
+    ([section("visit <https://example.com>")], "visit https://example.com"),
+    ([{"type": "markdown", "text": "click [here](https://x.com) please"}], "click here please"),
+    ([{"type": "markdown", "text": "# Title\n\nbody"}], "Title body"),
+    ([{"type": "image", "image_url": "https://example.com/img.png", "alt_text": "Cute kitten"}],
+     "[image: Cute kitten]"),
+    ([{"type": "image", "image_url": "https://example.com/img.png", "alt_text": ""}], "[image]"),
+    ([{"type": "divider"}], ""),
+    ([section("a  \n  b\t\tc")], "a b c"),
+    ([{"type": "table", "rows": []}], "[table]"),
+    ([{"type": "actions", "elements": []}], ""),
+])
+def test_spec_vectors(blocks: list[dict[str, Any]], expected: str) -> None:
+    """Each §12 vector gives exactly the listed fallback."""
+    assert derive_text_fallback(blocks) == expected
+
+
+def test_long_text_is_cut_to_150_code_points() -> None:
+    """200 × 'a' keeps 149 and appends an ellipsis: exactly 150 code points."""
+    out = derive_text_fallback([section("a" * 200)])
+    assert out == "a" * 149 + "…"
+    assert len(out) == 150
+
+
+def test_cap_counts_code_points_not_bytes() -> None:
+    """Multi-byte characters count once each against the cap."""
+    out = derive_text_fallback([section("é" * 150)])
+    assert out == "é" * 150
+
+
+def test_rich_text_link_label_not_url() -> None:
+    """A link contributes its label, not its URL."""
+    out = derive_text_fallback([rich(rsec(t("see "), {"type": "link", "url": "https://example.com", "text": "click here"}))])
+    assert "click here" in out and "https://" not in out
+
+
+def test_rich_text_link_without_label_uses_url() -> None:
+    """A label-less link contributes its URL."""
+    out = derive_text_fallback([rich(rsec(t("see"), {"type": "link", "url": "https://example.com"}))])
+    assert out == "see https://example.com"
+
+
+def test_rich_text_inline_kinds_and_space_rule() -> None:
+    """Emoji become :name:, users @ID, adjacent styled runs get one separating space."""
+    out = derive_text_fallback([rich(rsec(
+        t("foo"), t("bar", bold=True), {"type": "emoji", "name": "wave"},
+        {"type": "user", "user_id": "U123"}, {"type": "channel", "channel_id": "C1"},
+    ))])
+    assert out == "foo bar :wave: @U123"
+
+
+def test_rich_text_list_items_joined_with_middle_dot() -> None:
+    """List items are separated by ' · ', also from preceding content."""
+    block = rich(
+        rsec(t("Intro:")),
+        {"type": "rich_text_list", "style": "bullet",
+         "elements": [rsec(t("a")), rsec(t("b"))]},
+    )
+    assert derive_text_fallback([block]) == "Intro: · a · b"
+
+
+def test_rich_text_quote_and_preformatted_contribute() -> None:
+    """Quotes and code blocks contribute their text."""
+    block = rich({"type": "rich_text_quote", "elements": [t("quoted")]},
+                 {"type": "rich_text_preformatted", "elements": [t("x = 1\n")]})
+    assert derive_text_fallback([block]) == "quoted x = 1"
+
+
+def test_blocks_joined_with_em_dash() -> None:
+    """Texts of several blocks are joined with ' — '."""
+    assert derive_text_fallback([section("one"), {"type": "divider"}, section("two")]) == "one — two"
+
+
+def test_collection_stops_at_150_bytes() -> None:
+    """Once 150 bytes are collected, later blocks are not read."""
+    out = derive_text_fallback([section("x" * 150), section("LATER")])
+    assert "LATER" not in out
+
+
+def test_collection_stops_after_header() -> None:
+    """A header ends collection even when it is not the first block."""
+    out = derive_text_fallback([section("intro"), header("Title"), section("after")])
+    assert out == "intro — Title"
+
+
+def test_context_block_texts_joined_by_space() -> None:
+    """Context text objects are stripped and joined; images ignored."""
+    block = {"type": "context", "elements": [
+        {"type": "mrkdwn", "text": "*by* me"}, {"type": "image", "image_url": "u", "alt_text": "x"},
+        {"type": "plain_text", "text": "today"}]}
+    assert derive_text_fallback([block]) == "by me today"
+
+
+def test_strip_heading_and_quote_markers() -> None:
+    """Line-leading # runs and > markers are removed; backticks/tildes dropped."""
+    out = derive_text_fallback([{"type": "markdown", "text": "## Sub\n> quoted `code` ~x~"}])
+    assert out == "Sub quoted code x"
+
+
+def test_escaped_punctuation_keeps_the_character() -> None:
+    """A backslash-escaped punctuation character is literal content."""
+    assert derive_text_fallback([section("*Pricing: 10\\*x + 5\\_y*")]) == "Pricing: 10*x + 5_y"
+
+
+def test_header_broadcast_is_escaped() -> None:
+    """[D21] a header carrying <!channel> gives no raw broadcast in the fallback."""
+    out = derive_text_fallback([header("<!channel> deploy")])
+    assert "<!channel>" not in out
+    assert out == "&lt;!channel&gt; deploy"
+
+
+def test_alt_text_broadcast_is_escaped() -> None:
+    """[D21] raw image alt text cannot broadcast."""
+    out = derive_text_fallback([{"type": "image", "image_url": "u", "alt_text": "<!here>"}])
+    assert out == "[image: &lt;!here&gt;]"
+
+
+def test_allow_broadcasts_keeps_raw_tokens() -> None:
+    """With allow_broadcasts the fallback is not escaped."""
+    assert derive_text_fallback([header("<!channel> deploy")], allow_broadcasts=True) == "<!channel> deploy"
+
+
+def test_existing_entities_not_double_escaped() -> None:
+    """Already-escaped entities from blocks stay; bare & is escaped."""
+    out = derive_text_fallback([rich(rsec(t("AT&amp;T &lt;x&gt; & co")))])
+    assert out == "AT&amp;T &lt;x&gt; &amp; co"
+
+
+@pytest.mark.parametrize("offset", range(5))
+def test_cap_never_splits_an_entity(offset: int) -> None:
+    """An entity straddling the cut is dropped whole, not cut in half."""
+    text = "a" * (146 + offset) + "<" + "b" * 20
+    out = derive_text_fallback([header(text)])
+    assert len(out) <= 150
+    assert out.endswith("…")
+    body = out[:-1]
+    tail = body[body.rfind("&"):] if "&" in body else ""
+    assert tail in ("", "&lt;") or tail.startswith("&lt;")
+
+
+def test_unicode_edges_are_stripped() -> None:
+    """Leading/trailing Unicode whitespace (e.g. NBSP) is removed."""
+    assert derive_text_fallback([section("\u00a0hi\u00a0")]) == "hi"
+
+
+def test_malformed_entries_are_skipped() -> None:
+    """Non-dict blocks and odd shapes contribute nothing instead of raising."""
+    blocks: list[Any] = [None, 3, {"type": "section"}, {"type": "rich_text", "elements": [1, {"type": "rich_text_list", "elements": [None]}]},
+                         {"type": "header", "text": "bare"}, section("ok")]
+    assert derive_text_fallback(blocks) == "ok"
