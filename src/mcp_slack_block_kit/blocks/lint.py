@@ -1,0 +1,124 @@
+"""Advisory findings for Block Kit dicts: near-limit content and accessibility (spec §2)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .limits import MAX_ACTIONS_ELEMENTS, MAX_HEADER_TEXT_CHARS, MAX_SECTION_TEXT_CHARS
+from .shape import decode_blocks
+from .validate import Severity, Surface, Validator, block_ceiling, surface_name
+
+__all__ = ["DEFAULT_THRESHOLD_PCT", "Finding", "LintThresholds", "lint", "percent"]
+
+DEFAULT_THRESHOLD_PCT = 90
+
+
+@dataclass(frozen=True)
+class LintThresholds:
+    """Percentages of each limit at which a near-limit finding fires.
+
+    ``0`` means the default (90); other values are clamped into 0–100, so a negative
+    value fires on every candidate and 100 fires only at or above the limit.
+    """
+
+    text_pct: int = 0
+    header_pct: int = 0
+    actions_pct: int = 0
+    blocks_pct: int = 0
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any] | None) -> LintThresholds:
+        """Build from a plain mapping (MCP ``thresholds`` object); missing keys are 0."""
+        values = values or {}
+        return cls(**{k: int(values.get(k) or 0)
+                      for k in ("text_pct", "header_pct", "actions_pct", "blocks_pct")})
+
+    def normalized(self) -> LintThresholds:
+        """The effective thresholds: ``0`` → 90, then clamped into 0–100."""
+        def norm(v: int) -> int:
+            return min(100, max(0, v or DEFAULT_THRESHOLD_PCT))
+        return LintThresholds(norm(self.text_pct), norm(self.header_pct),
+                              norm(self.actions_pct), norm(self.blocks_pct))
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One advisory finding; ``severity`` is always ``warning``."""
+
+    path: str
+    code: str
+    message: str
+    hint: str = ""
+    severity: Severity = Severity.WARNING
+
+    def to_dict(self) -> dict[str, str]:
+        """The JSON shape of the lint tool (``hint`` omitted when empty)."""
+        out = {"severity": self.severity.value, "path": self.path, "code": self.code,
+               "message": self.message}
+        if self.hint:
+            out["hint"] = self.hint
+        return out
+
+
+def percent(current: int, limit: int) -> int:
+    """``current * 100 // limit``; 0 when ``limit`` ≤ 0."""
+    return current * 100 // limit if limit > 0 else 0
+
+
+def _blen(s: Any) -> int:
+    return len(s.encode("utf-8")) if isinstance(s, str) else 0
+
+
+def lint(blocks: Any, *, surface: Surface | str = Surface.MESSAGE,
+         thresholds: LintThresholds | Mapping[str, Any] | None = None) -> list[Finding]:
+    """Advisory findings for ``blocks`` (a list or ``{"blocks": [...]}`` payload).
+
+    Validator warnings first, then ``blocks_near_limit``, then per-block near-limit
+    findings. Never reports validator errors. Malformed input raises ``BlockDecodeError``.
+    """
+    blocks = decode_blocks(blocks)
+    if thresholds is None or isinstance(thresholds, Mapping):
+        thresholds = LintThresholds.from_mapping(thresholds)
+    t = thresholds.normalized()
+    result = Validator(strict=False).validate_for_surface(blocks, surface)
+    findings = [Finding(v.path, v.code, v.message, v.hint) for v in result.warnings]
+
+    ceiling = block_ceiling(surface)
+    pct = percent(len(blocks), ceiling)
+    if pct >= t.blocks_pct:
+        name = surface_name(surface)
+        if ceiling == block_ceiling(Surface.MESSAGE):
+            message = f"{len(blocks)} blocks ({pct}% of Slack's {ceiling}-block per-message limit)"
+        else:
+            message = (f"{len(blocks)} blocks ({pct}% of Slack's {ceiling}-block limit for the "
+                       f"{name} surface)")
+        findings.append(Finding("/blocks", "blocks_near_limit", message,
+                                "consider splitting into multiple messages with split_blocks"))
+
+    for i, block in enumerate(blocks):
+        type_ = block["type"]
+        text = block.get("text")
+        if type_ == "section" and isinstance(text, dict):
+            n = _blen(text.get("text"))
+            pct = percent(n, MAX_SECTION_TEXT_CHARS)
+            if pct >= t.text_pct:
+                findings.append(Finding(f"/blocks/{i}/text/text", "section_text_near_limit",
+                                        f"{n}/{MAX_SECTION_TEXT_CHARS} chars ({pct}%)",
+                                        "consider splitting at a paragraph boundary"))
+        elif type_ == "header" and isinstance(text, dict):
+            n = _blen(text.get("text"))
+            pct = percent(n, MAX_HEADER_TEXT_CHARS)
+            if pct >= t.header_pct:
+                findings.append(Finding(f"/blocks/{i}/text/text", "header_near_limit",
+                                        f"{n}/{MAX_HEADER_TEXT_CHARS} chars ({pct}%)",
+                                        "shorten heading or split into a section"))
+        elif type_ == "actions" and isinstance(block.get("elements"), list):
+            n = len(block["elements"])
+            pct = percent(n, MAX_ACTIONS_ELEMENTS)
+            if pct >= t.actions_pct:
+                findings.append(Finding(f"/blocks/{i}/elements", "actions_near_limit",
+                                        f"{n}/{MAX_ACTIONS_ELEMENTS} elements ({pct}%)",
+                                        "split into multiple actions blocks"))
+    return findings

@@ -1,0 +1,44 @@
+"""Block Kit Builder preview links (validation spec §5)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote_plus
+
+from .limits import BUILDER_HOST, PRACTICAL_URL_BUDGET
+from .shape import decode_blocks
+
+__all__ = ["PreviewResult", "preview_url", "preview_url_string"]
+
+
+@dataclass(frozen=True)
+class PreviewResult:
+    """The Builder ``url``, its length in bytes, and whether it exceeds the ~8 KB budget.
+
+    The URL is never shortened; ``truncated`` only warns that browsers and chat clients
+    may cut it.
+    """
+
+    url: str
+    byte_size: int
+    truncated: bool
+
+
+def preview_url(blocks: Any) -> PreviewResult:
+    """Block Kit Builder link for ``blocks`` (a list or ``{"blocks": [...]}`` payload).
+
+    The whole compact JSON payload is form-encoded into the URL fragment, so nothing in
+    it can break out of the URL. Malformed input raises ``BlockDecodeError``.
+    """
+    payload = json.dumps({"blocks": decode_blocks(blocks)}, ensure_ascii=False,
+                         separators=(",", ":"))
+    url = f"{BUILDER_HOST}#{quote_plus(payload, safe='')}"
+    size = len(url.encode("utf-8"))
+    return PreviewResult(url, size, size > PRACTICAL_URL_BUDGET)
+
+
+def preview_url_string(blocks: Any) -> str:
+    """Just the URL of ``preview_url``."""
+    return preview_url(blocks).url

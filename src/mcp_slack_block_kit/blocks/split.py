@@ -1,0 +1,133 @@
+"""Split block lists into postable chunks and text into boundary-respecting pieces (spec §3-§4)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .limits import DEFAULT_MAX_BLOCKS_PER_CHUNK, MAX_MARKDOWN_BLOCK_SUM
+from .shape import Block, decode_blocks
+
+__all__ = ["chunk_blocks", "concat", "split_text"]
+
+# ASCII whitespace as the spec defines it: space, TAB, LF, CR, FF, VT.
+_PARAGRAPH_CUT = re.compile(rb"\n\n(?=[^\n])")
+_SENTENCE_CUT = re.compile(rb"[.!?][ \t\n\r\f\v]+(?=[^ \t\n\r\f\v])")
+_WORD_CUT = re.compile(rb"[ \t\n\r\f\v](?=[^ \t\n\r\f\v])")
+
+
+def chunk_blocks(blocks: Any,
+                 max_per_chunk: int = DEFAULT_MAX_BLOCKS_PER_CHUNK) -> list[list[Block]]:
+    """Group ``blocks`` (a list or ``{"blocks": [...]}`` payload) into postable chunks.
+
+    Greedy and order-preserving: at most ``max_per_chunk`` blocks (≤0 means 50), at most
+    one ``table`` and at most 12,000 bytes of ``markdown`` block text per chunk (a single
+    longer ``markdown`` block gets a chunk of its own). Blocks are not modified.
+    Malformed input raises ``BlockDecodeError``.
+    """
+    return _chunk(decode_blocks(blocks), max_per_chunk)
+
+
+def _chunk(blocks: Iterable[Block], max_per_chunk: int,
+           max_text: int = 0,
+           text_size: Callable[[Block], int] | None = None) -> list[list[Block]]:
+    """The chunker; ``max_text``/``text_size`` add ``to_messages``' per-message text budget."""
+    if max_per_chunk <= 0:
+        max_per_chunk = DEFAULT_MAX_BLOCKS_PER_CHUNK
+    chunks: list[list[Block]] = []
+    current: list[Block] = []
+    has_table = False
+    markdown_total = 0
+    text_total = 0
+    for block in blocks:
+        type_ = block["type"]
+        md_len = 0
+        if type_ == "markdown":
+            text = block.get("text")
+            md_len = len(text.encode("utf-8")) if isinstance(text, str) else 0
+        size = text_size(block) if text_size is not None and max_text > 0 else 0
+        if current and (
+            (type_ == "table" and has_table)
+            or (md_len and markdown_total + md_len > MAX_MARKDOWN_BLOCK_SUM)
+            or len(current) >= max_per_chunk
+            or (size and text_total + size > max_text)
+        ):
+            chunks.append(current)
+            current, has_table, markdown_total, text_total = [], False, 0, 0
+        current.append(block)
+        has_table = has_table or type_ == "table"
+        markdown_total += md_len
+        text_total += size
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def concat(chunks: Iterable[str]) -> str:
+    """Join the pieces of ``split_text`` back together."""
+    return "".join(chunks)
+
+
+def _best_cuts(pattern: re.Pattern[bytes], b: bytes, base: int, start: int,
+               lo: int, hi: int) -> tuple[int, int]:
+    """Largest cut ``c`` of one kind in ``[lo, hi]`` and in ``[1, lo)`` (0 when none).
+
+    ``base`` is where the searched slice begins in ``b``; a cut's position is the end of
+    its match, so ``c = match_end - start``.
+    """
+    best_hi = best_lo = 0
+    for m in pattern.finditer(b, base, start + hi + 1):
+        c = m.end() - start
+        if c > hi:
+            break
+        if c >= lo:
+            best_hi = c
+        elif c >= 1:
+            best_lo = c
+    return best_hi, best_lo
+
+
+def split_text(text: str, max_chars: int, safety_margin: int = 0) -> list[str]:
+    """Break ``text`` into pieces of at most ``max_chars`` UTF-8 bytes.
+
+    Prefers paragraph, then sentence, then word boundaries, searching first in the last
+    ``safety_margin`` bytes of the window; never splits a code point, and
+    ``"".join(result) == text`` always. ``max_chars`` ≤ 0 or a short text gives
+    ``[text]``; a single code point wider than ``max_chars`` ends up over-long in the last
+    piece.
+    """
+    b = text.encode("utf-8")
+    if max_chars <= 0 or len(b) <= max_chars:
+        return [text]
+    lo = max_chars - safety_margin if 0 < safety_margin < max_chars else 1
+    pieces: list[str] = []
+    start = 0
+    n = len(b)
+    while n - start > max_chars:
+        cut = 0
+        kinds = (
+            _best_cuts(_PARAGRAPH_CUT, b, max(0, start - 1), start, lo, max_chars),
+            _best_cuts(_SENTENCE_CUT, b, start, start, lo, max_chars),
+            _best_cuts(_WORD_CUT, b, start, start, lo, max_chars),
+        )
+        for best_hi, _ in kinds:
+            if best_hi:
+                cut = best_hi
+                break
+        else:
+            for _, best_lo in kinds:
+                if best_lo:
+                    cut = best_lo
+                    break
+        if not cut:
+            cut = max_chars
+            # Step back to the first byte of a code point (continuation bytes are 10xxxxxx).
+            while cut > 0 and (b[start + cut] & 0xC0) == 0x80:
+                cut -= 1
+            if cut == 0:
+                break
+        pieces.append(b[start:start + cut].decode("utf-8"))
+        start += cut
+    pieces.append(b[start:].decode("utf-8"))
+    return pieces
