@@ -53,6 +53,11 @@ class Finding:
     hint: str = ""
     severity: Severity = Severity.WARNING
 
+    def __str__(self) -> str:
+        """One readable line: ``<severity> <path> <code>: <message> (hint: <hint>)``."""
+        line = f"{self.severity.value} {self.path} {self.code}: {self.message}"
+        return f"{line} (hint: {self.hint})" if self.hint else line
+
     def to_dict(self) -> dict[str, str]:
         """The JSON shape of the lint tool (``hint`` omitted when empty)."""
         out = {"severity": self.severity.value, "path": self.path, "code": self.code,
