@@ -1,0 +1,141 @@
+"""Slack mrkdwn (``*bold*``, ``_italic_``, ``~strike~``, `` `code` ``, ``<url|label>``) to HTML."""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from ._dates import format_date
+from ._html import emoji_html, esc, link_html, slack_unescape
+
+__all__ = ["mention_pill", "render_mrkdwn"]
+
+_FENCE: Final = re.compile(r"```(.*?)```", re.DOTALL)
+# One pass finds every atom that emphasis must not look inside: backslash escapes, code
+# spans, <…> tokens and :emoji: shortcodes (leftmost match wins).
+_ATOM: Final = re.compile(
+    r"(?P<esc>\\[*_~`])"
+    r"|`(?P<code>[^`\n]+)`"
+    r"|<(?P<angle>[^<>\n]+)>"
+    r"|(?<![0-9]):(?P<emoji>[A-Za-z+][A-Za-z0-9_+\-]*):(?![0-9])"
+)
+# Emphasis: the opener follows start/space/punctuation, the content neither starts nor ends
+# with whitespace, the closer is not followed by a word character (Slack's rule of thumb).
+_EMPHASIS: Final = tuple(
+    (char, re.compile(
+        rf"(?<![A-Za-z0-9{m}]){m}(?![ \t{m}])([^\n]*?[^ \t\n{m}]){m}(?![A-Za-z0-9{m}])"), tag)
+    for char, m, tag in (("*", r"\*", "b"), ("_", "_", "i"), ("~", "~", "s"))
+)
+_PLACEHOLDER: Final = re.compile(r"\x00([0-9]+)\x00")
+_QUOTE: Final = re.compile(r"(?:>|&gt;) ?")
+_BROADCASTS: Final = frozenset({"here", "channel", "everyone"})
+
+
+def mention_pill(kind: str, label: str) -> str:
+    """A Slack-style mention pill; ``kind`` is user, channel, usergroup or broadcast."""
+    return f'<span class="sbk-mention sbk-mention-{kind}">{esc(label)}</span>'
+
+
+def _angle(inner: str) -> str:
+    """Render the inside of a ``<…>`` token."""
+    target, bar, label = inner.partition("|")
+    label = slack_unescape(label)
+    if target.startswith("@"):
+        return mention_pill("user", "@" + (label or target[1:]).lstrip("@"))
+    if target.startswith("#"):
+        return mention_pill("channel", "#" + (label or target[1:]).lstrip("#"))
+    if target.startswith("!"):
+        command, _, rest = target[1:].partition("^")
+        if command in _BROADCASTS:
+            return mention_pill("broadcast", "@" + command)
+        if command == "subteam" and rest:
+            return mention_pill("usergroup", "@" + (label or rest).lstrip("@"))
+        if command == "date":
+            ts, _, tail = rest.partition("^")
+            fmt, _, link = tail.partition("^")
+            shown = esc(format_date(ts, fmt, label or ts))
+            if link:
+                return link_html(slack_unescape(link), shown, cls="sbk-link sbk-date")
+            return f'<span class="sbk-date">{shown}</span>'
+        return esc(label) if bar else esc("<" + slack_unescape(inner) + ">")
+    url = slack_unescape(target)
+    shown = label if bar and label else (url[7:] if url.lower().startswith("mailto:") else url)
+    return link_html(url, esc(shown))
+
+
+def _inline(text: str) -> str:
+    """Inline mrkdwn of one paragraph or quote (may contain newlines)."""
+    atoms: list[str] = []
+    parts: list[str] = []
+    pos = 0
+    for m in _ATOM.finditer(text):
+        parts.append(esc(slack_unescape(text[pos:m.start()])))
+        kind = m.lastgroup
+        value = m.group(kind or 0)
+        if kind == "esc":
+            rendered = esc(value[1])
+        elif kind == "code":
+            rendered = f'<code class="sbk-code">{esc(slack_unescape(value))}</code>'
+        elif kind == "angle":
+            rendered = _angle(value)
+        else:
+            rendered = emoji_html(value)
+        parts.append(f"\x00{len(atoms)}\x00")
+        atoms.append(rendered)
+        pos = m.end()
+    parts.append(esc(slack_unescape(text[pos:])))
+    out = "".join(parts)
+    for char, pattern, tag in _EMPHASIS:
+        if char in out:
+            out = pattern.sub(rf"<{tag}>\1</{tag}>", out)
+    if atoms:
+        out = _PLACEHOLDER.sub(lambda m: atoms[int(m.group(1))], out)
+    return out
+
+
+def _paragraphs(text: str) -> str:
+    """Plain lines and ``>`` quote runs of a code-free stretch of mrkdwn."""
+    out: list[str] = []
+    plain: list[str] = []
+    quote: list[str] = []
+
+    def flush_plain() -> None:
+        if plain:
+            out.append(f'<span class="sbk-para">{_inline(chr(10).join(plain))}</span>')
+            plain.clear()
+
+    def flush_quote() -> None:
+        if quote:
+            out.append(f'<blockquote class="sbk-quote">{_inline(chr(10).join(quote))}'
+                       "</blockquote>")
+            quote.clear()
+
+    for line in text.split("\n"):
+        m = _QUOTE.match(line)
+        if m:
+            flush_plain()
+            quote.append(line[m.end():])
+        else:
+            flush_quote()
+            plain.append(line)
+    flush_plain()
+    flush_quote()
+    return "".join(out)
+
+
+def render_mrkdwn(text: str) -> str:
+    """Render Slack mrkdwn text as HTML (every character from ``text`` escaped)."""
+    text = text.replace("\x00", "\ufffd").replace("\r\n", "\n")
+    out: list[str] = []
+    pos = 0
+    for m in _FENCE.finditer(text):
+        before = text[pos:m.start()]
+        if before.strip("\n"):
+            out.append(_paragraphs(before.strip("\n")))
+        code = m.group(1).strip("\n")
+        out.append(f'<pre class="sbk-pre">{esc(slack_unescape(code))}</pre>')
+        pos = m.end()
+    rest = text[pos:]
+    if rest.strip("\n") or not out:
+        out.append(_paragraphs(rest.strip("\n")))
+    return "".join(out)
