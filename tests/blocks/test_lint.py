@@ -1,0 +1,77 @@
+"""Lint: spec vectors, thresholds, finding shape."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from blocks import bk
+from blocks.fixture_json import split_input
+from fixture_file import FIXTURES, read_fixture_file
+from mcp_slack_block_kit import BlockDecodeError, Finding, LintThresholds, lint
+from mcp_slack_block_kit.blocks.lint import percent
+
+CASES = read_fixture_file(FIXTURES / "blocks" / "lint.md")
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_spec_vectors(case: Any) -> None:
+    """Every validation.md §2.3 vector gives exactly the expected findings, in order."""
+    blocks, options = split_input(case.input)
+    findings = lint(blocks, **options)
+    assert "".join(f"{f}\n" for f in findings) == case.expected
+    assert all(f.severity == "warning" for f in findings)
+
+
+def test_fixture_file_is_not_empty() -> None:
+    """The vector file parsed into cases."""
+    assert len(CASES) >= 14
+
+
+def test_percent() -> None:
+    """Integer percentage; zero for a non-positive limit."""
+    assert (percent(145, 150), percent(134, 150), percent(1, 0), percent(5, -1)) == (96, 89, 0, 0)
+
+
+@pytest.mark.parametrize(("given", "effective"), [
+    (0, 90), (-1, 0), (-100, 0), (50, 50), (100, 100), (101, 100), (1000, 100),
+])
+def test_threshold_normalisation(given: int, effective: int) -> None:
+    """0 → 90, then clamp into 0–100."""
+    t = LintThresholds(text_pct=given, header_pct=given, actions_pct=given, blocks_pct=given)
+    assert t.normalized() == LintThresholds(effective, effective, effective, effective)
+
+
+def test_thresholds_as_mapping_or_object() -> None:
+    """thresholds may be a LintThresholds or a plain mapping (the MCP object)."""
+    blocks = [bk.header("h" * 100)]  # 66 %
+    assert lint(blocks) == []
+    assert [f.code for f in lint(blocks, thresholds={"header_pct": 60})] == ["header_near_limit"]
+    assert [f.code for f in lint(blocks, thresholds=LintThresholds(header_pct=66))] == [
+        "header_near_limit"]
+    assert lint(blocks, thresholds=LintThresholds(header_pct=67)) == []
+
+
+def test_lint_never_reports_errors() -> None:
+    """Validator errors (here a duplicate block_id and a strict-only rule) are not findings."""
+    blocks = [{"type": "divider", "block_id": "a"}, {"type": "divider", "block_id": "a"},
+              bk.section_mrkdwn("x")]
+    assert lint(blocks) == []
+
+
+def test_finding_json_shape() -> None:
+    """to_dict: severity, path, code, message, hint (omitted when empty)."""
+    f = lint([bk.header("h" * 145)])[0]
+    assert f.to_dict() == {"severity": "warning", "path": "/blocks/0/text/text",
+                           "code": "header_near_limit", "message": "145/150 chars (96%)",
+                           "hint": "shorten heading or split into a section"}
+    assert Finding("/blocks", "c", "m").to_dict() == {
+        "severity": "warning", "path": "/blocks", "code": "c", "message": "m"}
+
+
+def test_lint_accepts_payload_and_rejects_malformed() -> None:
+    """A payload object is accepted; malformed blocks raise BlockDecodeError."""
+    assert lint({"blocks": [bk.divider()]}) == []
+    with pytest.raises(BlockDecodeError):
+        lint([{"type": "header", "text": {"type": "plain_text", "text": 1}}])

@@ -1,0 +1,68 @@
+"""Block Kit Builder preview URLs (validation spec §5)."""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import unquote_plus
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from blocks import bk
+from mcp_slack_block_kit import BUILDER_HOST, BlockDecodeError, PreviewResult, preview_url
+from mcp_slack_block_kit.blocks.preview import preview_url_string
+
+
+def test_divider_vector() -> None:
+    """The exact URL and size of the divider vector."""
+    r = preview_url([{"type": "divider"}])
+    assert r == PreviewResult(
+        "https://app.slack.com/block-kit-builder/"
+        "#%7B%22blocks%22%3A%5B%7B%22type%22%3A%22divider%22%7D%5D%7D", 100, False)
+
+
+def test_empty_vector() -> None:
+    """An empty list gives {"blocks":[]}."""
+    r = preview_url([])
+    assert r.url == "https://app.slack.com/block-kit-builder/#%7B%22blocks%22%3A%5B%5D%7D"
+    assert r.byte_size == 68 and not r.truncated
+
+
+def test_form_encoding_vector() -> None:
+    """Space → +, & and non-ASCII percent-encoded, ~ kept."""
+    url = preview_url_string([bk.section_mrkdwn("a b&c ü~")])
+    assert url == (BUILDER_HOST + "#%7B%22blocks%22%3A%5B%7B%22type%22%3A%22section%22%2C"
+                   "%22text%22%3A%7B%22type%22%3A%22mrkdwn%22%2C%22text%22%3A%22a+b%26c+"
+                   "%C3%BC~%22%7D%7D%5D%7D")
+
+
+def test_payload_input_and_malformed() -> None:
+    """A payload object previews its blocks; malformed input raises BlockDecodeError."""
+    assert preview_url({"blocks": [bk.divider()]}).byte_size == 100
+    with pytest.raises(BlockDecodeError):
+        preview_url([{"type": "divider"}, "x"])
+
+
+def test_truncated_flag_keeps_the_whole_url() -> None:
+    """Over 8,192 bytes sets truncated but never shortens the URL."""
+    r = preview_url([bk.section_mrkdwn("x" * 9000)])
+    assert r.truncated and r.byte_size == len(r.url) > 8192
+    assert "x" * 9000 in r.url
+
+
+def test_threshold_is_strictly_greater() -> None:
+    """Exactly 8,192 bytes is not truncated."""
+    base = preview_url([bk.section_mrkdwn("")]).byte_size
+    r = preview_url([bk.section_mrkdwn("x" * (8192 - base))])
+    assert r.byte_size == 8192 and not r.truncated
+
+
+@settings(max_examples=100)
+@given(st.text(max_size=80))
+def test_nothing_escapes_the_fragment(text: str) -> None:
+    """Only unreserved characters, % escapes and + appear; decoding gives the JSON back."""
+    r = preview_url([bk.section_mrkdwn(text), {"type": "x\"<script>", "k": "#?&/ "}])
+    fragment = r.url[len(BUILDER_HOST) + 1:]
+    assert all(c.isascii() and (c.isalnum() or c in "-_.~%+") for c in fragment)
+    assert json.loads(unquote_plus(fragment))["blocks"][0]["text"]["text"] == text
