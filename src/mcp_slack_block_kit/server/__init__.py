@@ -1,0 +1,128 @@
+"""MCP server embedding API; the MCP SDK is imported only when one of these is called.
+
+``create_server(version)`` builds the server (six tools, the cheat-sheet resource, the
+``format_for_slack`` prompt); ``run_stdio`` / ``run_http`` / ``run_sse`` block until shutdown
+(SIGINT, SIGTERM, EOF on stdin for stdio); ``serve_*`` are their async forms and ``http_app`` /
+``sse_app`` return the hardened ASGI apps for mounting in your own application.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from ._addr import is_loopback, split_host_port
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
+    from starlette.types import ASGIApp
+
+__all__ = [
+    "create_server",
+    "http_app",
+    "is_loopback",
+    "run_http",
+    "run_sse",
+    "run_stdio",
+    "serve_http",
+    "serve_sse",
+    "serve_stdio",
+    "split_host_port",
+    "sse_app",
+]
+
+_Ready = Callable[[str, int], None]
+
+
+def create_server(version: str | None = None) -> MCPServer:
+    """Build the MCP server; ``version`` is reported on initialize (default: package version)."""
+    from .app import create_server as _create
+
+    return _create(version)
+
+
+async def serve_stdio(server: MCPServer) -> None:
+    """Serve on stdin/stdout until EOF, SIGINT or SIGTERM (async form of ``run_stdio``)."""
+    from .stdio import serve_stdio as _serve
+
+    await _serve(server)
+
+
+async def serve_http(server: MCPServer, host: str = "127.0.0.1", port: int = 8080,
+                     token: str | None = None, *, stateless: bool = False,
+                     allowed_hosts: Sequence[str] | None = None,
+                     ready: _Ready | None = None) -> None:
+    """Serve streamable HTTP at ``http://host:port/mcp`` (async form of ``run_http``)."""
+    from .http import serve_http as _serve
+
+    await _serve(server, host, port, token, stateless=stateless, allowed_hosts=allowed_hosts,
+                 ready=ready)
+
+
+async def serve_sse(server: MCPServer, host: str = "127.0.0.1", port: int = 8080,
+                    token: str | None = None, *, allowed_hosts: Sequence[str] | None = None,
+                    ready: _Ready | None = None) -> None:
+    """Serve legacy HTTP+SSE, stream at ``GET /`` (async form of ``run_sse``)."""
+    from .http import serve_sse as _serve
+
+    await _serve(server, host, port, token, allowed_hosts=allowed_hosts, ready=ready)
+
+
+def run_stdio(server: MCPServer) -> None:
+    """Serve on stdin/stdout; blocks until stdin closes or SIGINT/SIGTERM, then returns."""
+    import anyio
+
+    anyio.run(serve_stdio, server)
+
+
+def run_http(server: MCPServer, host: str = "127.0.0.1", port: int = 8080,
+             token: str | None = None, *, stateless: bool = False,
+             allowed_hosts: Sequence[str] | None = None, ready: _Ready | None = None) -> None:
+    """Serve streamable HTTP at ``http://host:port/mcp``; blocks until SIGINT/SIGTERM.
+
+    ``token`` enables bearer auth on every request. ``stateless=True`` serves stateless HTTP
+    with JSON responses (for several replicas behind a load balancer). A non-loopback ``host``
+    requires ``allowed_hosts`` (Host names accepted by the DNS-rebinding check; ``["*"]``
+    disables it). ``port=0`` picks a free port, reported through ``ready(host, port)``.
+    """
+    import anyio
+
+    async def main() -> None:
+        await serve_http(server, host, port, token, stateless=stateless,
+                         allowed_hosts=allowed_hosts, ready=ready)
+
+    anyio.run(main)
+
+
+def run_sse(server: MCPServer, host: str = "127.0.0.1", port: int = 8080,
+            token: str | None = None, *, allowed_hosts: Sequence[str] | None = None,
+            ready: _Ready | None = None) -> None:
+    """Serve legacy HTTP+SSE (GET ``/`` opens the stream); blocks until SIGINT/SIGTERM."""
+    import anyio
+
+    async def main() -> None:
+        await serve_sse(server, host, port, token, allowed_hosts=allowed_hosts, ready=ready)
+
+    anyio.run(main)
+
+
+def http_app(server: MCPServer, *, host: str = "127.0.0.1", token: str | None = None,
+             stateless: bool = False, allowed_hosts: Sequence[str] | None = None) -> ASGIApp:
+    """The hardened streamable-HTTP ASGI app (auth, 1 MiB cap, DNS-rebinding protection)."""
+    from .http import http_app as _app
+
+    return _app(server, host=host, token=token, stateless=stateless,
+                allowed_hosts=allowed_hosts)
+
+
+def sse_app(server: MCPServer, *, host: str = "127.0.0.1", token: str | None = None,
+            allowed_hosts: Sequence[str] | None = None) -> ASGIApp:
+    """The hardened HTTP+SSE ASGI app."""
+    from .http import sse_app as _app
+
+    return _app(server, host=host, token=token, allowed_hosts=allowed_hosts)
+
+
+def __dir__() -> list[str]:
+    return __all__
+

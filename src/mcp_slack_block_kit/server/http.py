@@ -1,0 +1,448 @@
+"""Streamable HTTP and SSE transports: auth, body cap, DNS-rebinding, timeouts, clean shutdown.
+
+The ASGI stack around the SDK's app, outermost first (tools.md §11.5)::
+
+    bearer auth (every path and method) -> 1 MiB body cap -> stream tracker -> SDK app
+                                                                 (Host/Origin checks inside)
+
+``serve_http`` / ``serve_sse`` run it under uvicorn with our own signal handling, so SIGINT and
+SIGTERM end in a normal return (exit status 0) after in-flight calls have finished.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import logging
+import signal
+import socket
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import anyio
+import h11
+from mcp.server.mcpserver import MCPServer
+from mcp.server.transport_security import RequestBodyLimitMiddleware, TransportSecuritySettings
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn import Config as _UvicornConfig
+from uvicorn import Server as _UvicornServer
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from .._version import __version__
+from ..exceptions import InvalidOptionsError
+from ._addr import LOOPBACK_HOSTS, is_loopback_host
+
+__all__ = [
+    "HEADER_READ_TIMEOUT",
+    "IDLE_TIMEOUT",
+    "MAX_BODY_BYTES",
+    "MAX_HEADER_BYTES",
+    "BearerAuth",
+    "StreamTracker",
+    "http_app",
+    "security_settings",
+    "serve_http",
+    "serve_sse",
+    "sse_app",
+]
+
+log = logging.getLogger("mcp_slack_block_kit.server")
+
+MAX_BODY_BYTES = 1024 * 1024  # request body cap (413 above)
+MAX_HEADER_BYTES = 64 * 1024  # request line + headers
+HEADER_READ_TIMEOUT = 10.0  # seconds to receive a complete request head
+IDLE_TIMEOUT = 120  # keep-alive idle seconds between requests
+SHUTDOWN_DRAIN_TIMEOUT = 3.0  # wait this long for in-flight calls before ending streams
+SHUTDOWN_FORCE_TIMEOUT = 1  # then uvicorn cancels whatever is still running
+MCP_PATH = "/mcp"
+SSE_PATH = "/"
+SSE_MESSAGE_PATH = "/messages/"
+
+_NO_TOKEN_WARNING = (
+    "no --http-token set and %s is not a loopback address: the tools are reachable by anyone "
+    "who can reach this port; set --http-token (or MCPSBK_HTTP_TOKEN) or put a TLS-terminating, "
+    "authenticating reverse proxy in front"
+)
+
+# --------------------------------------------------------------------------- ASGI middleware
+
+
+async def _plain_response(send: Send, status: int, body: bytes,
+                          headers: Sequence[tuple[bytes, bytes]] = ()) -> None:
+    await send({"type": "http.response.start", "status": status, "headers": [
+        (b"content-type", b"text/plain; charset=utf-8"),
+        (b"content-length", str(len(body)).encode("ascii")), *headers]})
+    await send({"type": "http.response.body", "body": body})
+
+
+class BearerAuth:
+    """Require ``Authorization: Bearer <token>`` on every HTTP request (constant-time check)."""
+
+    def __init__(self, app: ASGIApp, token: str) -> None:
+        self.app = app
+        self._expected = b"Bearer " + token.encode("utf-8")
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        given = b""
+        for name, value in scope["headers"]:
+            if name == b"authorization":
+                given = value
+                break
+        # compare_digest does not exit early, not even on a length mismatch.
+        if hmac.compare_digest(given, self._expected):
+            await self.app(scope, receive, send)
+            return
+        await _plain_response(send, 401, b"unauthorized\n",
+                              [(b"www-authenticate", b'Bearer realm="mcp-slack-block-kit"')])
+
+
+class StreamTracker:
+    """Tracks long-lived GET streams so shutdown can end them once in-flight calls are done."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self._streams: set[anyio.CancelScope] = set()
+        self._closing = False
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "GET":
+            await self.app(scope, receive, send)
+            return
+        if self._closing:
+            await _plain_response(send, 503, b"shutting down\n")
+            return
+        started = finished = False
+
+        async def tracked_send(message: Message) -> None:
+            nonlocal started, finished
+            if message["type"] == "http.response.start":
+                started = True
+            elif message["type"] == "http.response.body" and not message.get("more_body"):
+                finished = True
+            await send(message)
+
+        with anyio.CancelScope() as stream_scope:
+            self._streams.add(stream_scope)
+            try:
+                await self.app(scope, receive, tracked_send)
+            finally:
+                self._streams.discard(stream_scope)
+        if stream_scope.cancelled_caught and started and not finished:
+            # End the chunked response cleanly so the client sees a closed stream, not an error.
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    def close_streams(self) -> None:
+        """Refuse new streams and end the open ones."""
+        self._closing = True
+        for stream_scope in list(self._streams):
+            stream_scope.cancel()
+
+
+class _InFlight:
+    """MCP-level middleware counting requests being handled (tool calls and the like)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._idle: anyio.Event | None = None
+
+    async def __call__(self, ctx: Any, call_next: Callable[[Any], Awaitable[Any]]) -> Any:
+        if ctx.request_id is None or ctx.method == "subscriptions/listen":
+            return await call_next(ctx)
+        self.count += 1
+        try:
+            return await call_next(ctx)
+        finally:
+            self.count -= 1
+            if self.count == 0 and self._idle is not None:
+                self._idle.set()
+
+    async def wait_idle(self, timeout: float) -> None:
+        with anyio.move_on_after(timeout):
+            while self.count:
+                self._idle = anyio.Event()
+                await self._idle.wait()
+
+
+# --------------------------------------------------------------------------- app builders
+
+
+def security_settings(host: str, allowed_hosts: Sequence[str] | None = None
+                      ) -> TransportSecuritySettings:
+    """DNS-rebinding protection for a bind ``host``.
+
+    Loopback binds accept only ``Host: localhost / 127.0.0.1 / [::1]`` (any port) plus
+    ``allowed_hosts``; other binds need ``allowed_hosts`` (the names clients use to reach
+    the server, e.g. the proxy's host name). ``["*"]`` turns the Host/Origin check off, for a
+    proxy that enforces it. Raises ``InvalidOptionsError`` for a non-loopback bind without
+    ``allowed_hosts``.
+    """
+    extra = [h.strip() for h in (allowed_hosts or ()) if h.strip()]
+    if "*" in extra:
+        return TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    names: list[str] = []
+    if is_loopback_host(host):
+        names.extend(LOOPBACK_HOSTS)
+        literal = f"[{host}]" if ":" in host else host
+        if literal.lower() not in names:
+            names.append(literal)
+    elif not extra:
+        raise InvalidOptionsError(
+            f"binding the non-loopback address {host or '0.0.0.0'!r} requires allowed hosts "
+            "(--allowed-hosts NAME[,NAME...]: the host names clients use, or '*' when a "
+            "proxy checks Host)")
+    names.extend(n for n in extra if n not in names)
+    hosts = [*names, *(f"{n}:*" for n in names)]
+    origins = [f"{scheme}://{n}{port}" for n in names for scheme in ("http", "https")
+               for port in ("", ":*")]
+    return TransportSecuritySettings(enable_dns_rebinding_protection=True,
+                                     allowed_hosts=hosts, allowed_origins=origins)
+
+
+def _wrap(app: ASGIApp, token: str | None) -> tuple[ASGIApp, StreamTracker]:
+    tracker = StreamTracker(app)
+    # Auth first, then the body cap (tools.md §11.5).
+    wrapped: ASGIApp = RequestBodyLimitMiddleware(tracker, MAX_BODY_BYTES)
+    if token:
+        wrapped = BearerAuth(wrapped, token)
+    return wrapped, tracker
+
+
+def http_app(server: MCPServer, *, host: str = "127.0.0.1", token: str | None = None,
+             stateless: bool = False, allowed_hosts: Sequence[str] | None = None) -> ASGIApp:
+    """The hardened streamable-HTTP ASGI app (endpoint ``/mcp``), e.g. to mount in your own app.
+
+    ``stateless=True`` keeps no session between requests and answers every POST with one JSON
+    response, so several processes can sit behind a plain load balancer. Its lifespan must run
+    (Starlette / uvicorn do this), it starts the SDK's session manager.
+    """
+    return _http_app(server, host=host, token=token, stateless=stateless,
+                     allowed_hosts=allowed_hosts)[0]
+
+
+def _http_app(server: MCPServer, *, host: str, token: str | None, stateless: bool,
+              allowed_hosts: Sequence[str] | None) -> tuple[ASGIApp, StreamTracker]:
+    app = server.streamable_http_app(
+        streamable_http_path=MCP_PATH,
+        json_response=stateless,
+        stateless_http=stateless,
+        max_request_body_size=MAX_BODY_BYTES,
+        transport_security=security_settings(host, allowed_hosts),
+        host=host,
+    )
+    return _wrap(app, token)
+
+
+def sse_app(server: MCPServer, *, host: str = "127.0.0.1", token: str | None = None,
+            allowed_hosts: Sequence[str] | None = None) -> ASGIApp:
+    """The hardened legacy HTTP+SSE ASGI app: GET ``/`` opens the stream, POSTs go to the
+    ``endpoint`` event's URL (``/messages/?session_id=…``)."""
+    return _sse_app(server, host=host, token=token, allowed_hosts=allowed_hosts)[0]
+
+
+def _sse_app(server: MCPServer, *, host: str, token: str | None,
+             allowed_hosts: Sequence[str] | None) -> tuple[ASGIApp, StreamTracker]:
+    app = server.sse_app(
+        sse_path=SSE_PATH,
+        message_path=SSE_MESSAGE_PATH,
+        max_request_body_size=MAX_BODY_BYTES,
+        transport_security=security_settings(host, allowed_hosts),
+        host=host,
+    )
+    return _wrap(app, token)
+
+
+# --------------------------------------------------------------------------- uvicorn runner
+
+
+class _TimedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol plus a header-read timeout (slow-loris protection).
+
+    A connection must deliver a complete request head within ``HEADER_READ_TIMEOUT`` seconds
+    of connecting, or of starting to send its next request; otherwise it is closed.
+    """
+
+    _head_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._head_timer = self.loop.call_later(HEADER_READ_TIMEOUT, self._head_timeout)
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        waiting_for_head = self.conn.their_state is h11.IDLE and not self.transport.is_closing()
+        if not waiting_for_head:
+            self._cancel_head_timer()
+        elif self._head_timer is None:
+            self._head_timer = self.loop.call_later(HEADER_READ_TIMEOUT, self._head_timeout)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._cancel_head_timer()
+        super().connection_lost(exc)
+
+    def _cancel_head_timer(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def _head_timeout(self) -> None:
+        self._head_timer = None
+        idle = self.cycle is None or self.cycle.response_complete
+        if idle and self.conn.their_state is h11.IDLE:
+            self.transport.close()
+
+
+class _Uvicorn(_UvicornServer):
+    """uvicorn without its own signal capture: we handle SIGINT/SIGTERM so the run returns
+    normally instead of uvicorn re-raising the signal after shutdown (tools.md §11.5)."""
+
+    @contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(2048)
+    except OSError:
+        sock.close()
+        raise
+    sock.setblocking(False)
+    return sock
+
+
+@contextmanager
+def _signals_or_nothing() -> Iterator[Any]:
+    """SIGINT/SIGTERM receiver in the main thread; ``None`` elsewhere (embedded use)."""
+    try:
+        receiver = anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM)
+        signals = receiver.__enter__()
+    except (ValueError, RuntimeError, NotImplementedError):
+        yield None
+        return
+    try:
+        yield signals
+    finally:
+        receiver.__exit__(None, None, None)
+
+
+async def _serve(server: MCPServer, app: ASGIApp, tracker: StreamTracker, *, host: str,
+                 port: int, label: str, path: str, lifespan: bool, token: str | None,
+                 ready: Callable[[str, int], None] | None) -> None:
+    try:
+        sock = _bind(host, port)
+    except OSError as exc:
+        raise OSError(exc.errno, f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    bound_port = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    if not token and not is_loopback_host(host):
+        log.warning(_NO_TOKEN_WARNING, host or "0.0.0.0")
+    config = _UvicornConfig(
+        app,
+        http=_TimedH11Protocol,
+        lifespan="on" if lifespan else "off",
+        timeout_keep_alive=IDLE_TIMEOUT,
+        timeout_graceful_shutdown=SHUTDOWN_FORCE_TIMEOUT,
+        h11_max_incomplete_event_size=MAX_HEADER_BYTES,
+        log_config=None,
+        access_log=False,
+        server_header=False,
+    )
+    uv = _Uvicorn(config)
+    uv_done = anyio.Event()
+    in_flight = _InFlight()
+
+    async def run_uvicorn() -> None:
+        # Shielded: on cancellation we still want the graceful sequence below, not a hard stop.
+        with anyio.CancelScope(shield=True):
+            try:
+                await uv.serve(sockets=[sock])
+            finally:
+                uv_done.set()
+
+    async def graceful() -> None:
+        log.info("shutting down: finishing in-flight calls")
+        for listener in getattr(uv, "servers", ()):
+            listener.close()  # stop accepting connections first
+        await in_flight.wait_idle(SHUTDOWN_DRAIN_TIMEOUT)
+        tracker.close_streams()  # end GET/SSE streams, so every session closes
+        uv.should_exit = True
+        with anyio.move_on_after(SHUTDOWN_FORCE_TIMEOUT + 1):
+            await uv_done.wait()
+        uv.force_exit = True
+
+    async def announce() -> None:
+        while not uv.started and not uv_done.is_set():
+            await anyio.sleep(0.02)
+        if uv.started:
+            log.info("mcp-slack-block-kit %s: %s on http://%s:%d%s", __version__, label, shown,
+                     bound_port, path)
+            if ready is not None:
+                ready(host, bound_port)
+
+    server.middleware.append(in_flight)
+    try:
+        with _signals_or_nothing() as signals:
+            async with anyio.create_task_group() as tg:
+                stop = anyio.Event()
+
+                async def on_signal() -> None:
+                    async for _ in signals:
+                        stop.set()
+                        return
+
+                async def on_done() -> None:
+                    await uv_done.wait()
+                    stop.set()
+
+                tg.start_soon(run_uvicorn)
+                tg.start_soon(on_done)
+                tg.start_soon(announce)
+                if signals is not None:
+                    tg.start_soon(on_signal)
+                try:
+                    await stop.wait()
+                except anyio.get_cancelled_exc_class():
+                    with anyio.CancelScope(shield=True):
+                        await graceful()
+                    raise
+                if not uv_done.is_set():
+                    await graceful()
+                tg.cancel_scope.cancel()
+    finally:
+        sock.close()
+        if in_flight in server.middleware:
+            server.middleware.remove(in_flight)
+
+
+async def serve_http(server: MCPServer, host: str = "127.0.0.1", port: int = 8080,
+                     token: str | None = None, *, stateless: bool = False,
+                     allowed_hosts: Sequence[str] | None = None,
+                     ready: Callable[[str, int], None] | None = None) -> None:
+    """Serve streamable HTTP at ``http://host:port/mcp`` until SIGINT/SIGTERM or cancellation.
+
+    ``port=0`` picks a free port; ``ready(host, port)`` is called once the server accepts
+    connections. Raises ``OSError`` when the address cannot be bound and
+    ``InvalidOptionsError`` for a non-loopback ``host`` without ``allowed_hosts``.
+    """
+    app, tracker = _http_app(server, host=host, token=token, stateless=stateless,
+                             allowed_hosts=allowed_hosts)
+    await _serve(server, app, tracker, host=host, port=port,
+                 label="stateless streamable HTTP" if stateless else "streamable HTTP",
+                 path=MCP_PATH, lifespan=True, token=token, ready=ready)
+
+
+async def serve_sse(server: MCPServer, host: str = "127.0.0.1", port: int = 8080,
+                    token: str | None = None, *, allowed_hosts: Sequence[str] | None = None,
+                    ready: Callable[[str, int], None] | None = None) -> None:
+    """Serve legacy HTTP+SSE (stream at ``GET /``) until SIGINT/SIGTERM or cancellation."""
+    app, tracker = _sse_app(server, host=host, token=token, allowed_hosts=allowed_hosts)
+    await _serve(server, app, tracker, host=host, port=port, label="HTTP+SSE", path=SSE_PATH,
+                 lifespan=False, token=token, ready=ready)
