@@ -1,0 +1,78 @@
+"""Mention-safety escaping (§7, §7.6): ``&`` → ``&amp;`` first, then ``<`` and ``>``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from .mentions import TRUSTED_TOKEN_RE
+
+if TYPE_CHECKING:
+    from .options import Options
+
+__all__ = [
+    "escape_emphasis",
+    "escape_per_policy",
+    "escape_text",
+    "policy_escaper",
+]
+
+
+def escape_text(text: str) -> str:
+    """Entity-escape ``&``, ``<`` and ``>`` (``&`` first, so nothing is escaped twice)."""
+    if "&" in text:
+        text = text.replace("&", "&amp;")
+    if "<" in text:
+        text = text.replace("<", "&lt;")
+    if ">" in text:
+        text = text.replace(">", "&gt;")
+    return text
+
+
+def _escape_keeping_trusted(text: str) -> str:
+    """Escape everything except substrings that are trusted Slack tokens (§7.4)."""
+    if "<" not in text:
+        return escape_text(text)
+    parts: list[str] = []
+    pos = 0
+    for match in TRUSTED_TOKEN_RE.finditer(text):
+        parts.append(escape_text(text[pos : match.start()]))
+        parts.append(match.group())
+        pos = match.end()
+    if not parts:
+        return escape_text(text)
+    parts.append(escape_text(text[pos:]))
+    return "".join(parts)
+
+
+def _unchanged(text: str) -> str:
+    return text
+
+
+def escape_per_policy(
+    text: str, *, allow_broadcasts: bool = False, preserve_mention_tokens: bool = False
+) -> str:
+    """*Escape per policy* (§7.6): unchanged when broadcasts are allowed; else keep trusted
+    tokens verbatim when ``preserve_mention_tokens``; else escape everything."""
+    if allow_broadcasts:
+        return text
+    if preserve_mention_tokens:
+        return _escape_keeping_trusted(text)
+    return escape_text(text)
+
+
+def policy_escaper(options: Options) -> Callable[[str], str]:
+    """Return the *escape per policy* function for ``options`` (chosen once, not per call)."""
+    if options.allow_broadcasts:
+        return _unchanged
+    if options.preserve_mention_tokens:
+        return _escape_keeping_trusted
+    return escape_text
+
+
+_EMPHASIS_CHARS = str.maketrans({"*": "\\*", "_": "\\_", "~": "\\~", "`": "\\`"})
+
+
+def escape_emphasis(text: str) -> str:
+    """Put a backslash before every ``*``, ``_``, ``~`` and backtick (§8.2 heading sections)."""
+    return text.translate(_EMPHASIS_CHARS)

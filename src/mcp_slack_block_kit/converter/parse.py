@@ -1,0 +1,824 @@
+"""Parse Markdown with pyromark into the converter's node tree (the only module that uses pyromark).
+
+``parse(markdown, options) -> Document`` runs pulldown-cmark once (tables iff
+``options.enable_tables``, strikethrough, task lists; nothing else) and folds its
+flat ``Start``/``End`` event list into a small tree, with an explicit stack (no
+Python recursion), in one pass. The rest of the converter never sees pyromark types.
+
+Node model
+==========
+
+Every node is a ``Node`` (``__slots__``): ``kind`` (one of the string constants
+below, compare with ``is`` or ``==``), ``start``/``end`` (UTF-8 byte range in
+``Document.source_bytes``; slice it for the *source form* of a node, [D6]) and
+``children`` (a list of nodes). Kind-specific attributes live on subclasses:
+
+==============  ==========  =================================================
+kind            class       attributes / children
+==============  ==========  =================================================
+DOCUMENT        Document    ``source`` (str), ``source_bytes``, ``has_image``
+                            (a non-refused image anywhere), ``table_overflow``
+                            (a table with >100 rows or >20 columns),
+                            ``patterns`` (frozenset of the §9.2 pattern names);
+                            children = blocks
+PARAGRAPH       Node        inline children. Tight list items get an implicit
+                            paragraph around their inline content, so list
+                            items only ever hold blocks
+HEADING         Heading     ``level`` 1-6; inline children
+QUOTE           Node        block children
+LIST            ListNode    ``ordered``, ``start_number`` (1 for bullets),
+                            ``tight``; children = ITEM
+ITEM            Item        ``checked`` (None, or the task-box state: the
+                            ``[x]``/``[ ]`` text is already removed); blocks
+CODE_BLOCK      CodeBlock   ``text`` (raw content with final newline),
+                            ``info`` (fence info string), ``language`` (first
+                            word of info, "" if none), ``fenced``
+RULE            Node        (thematic break)
+TABLE           Table       ``alignments`` ("left"/"center"/"right"/"" per
+                            column); children = one TABLE_HEAD, then TABLE_ROW
+TABLE_HEAD,     Node        children = TABLE_CELL (inline children). Body rows
+TABLE_ROW                   are padded/truncated to the header width by the
+                            parser already
+EMPHASIS,       Node        inline children
+STRONG, STRIKE
+LINK            Link        ``url`` (``mailto:`` added for e-mail autolinks),
+                            ``title``, ``autolink`` (True for ``<…>`` and
+                            bare-URL links: their children are the display
+                            text), ``linkified`` (True for bare URLs found by
+                            ``links.find_links``; they have no source syntax)
+IMAGE           Link        ``url``, ``title``; children = alt inline nodes
+REFUSED         Node        a link/image whose destination uses a refused
+                            scheme ([D25]); emit its children as ordinary
+                            inline content, never a URL
+TEXT            Text        ``text`` (decoded: escapes resolved, entities
+                            decoded). Adjacent text events are merged
+CODE            Text        ``text`` (inline code span content)
+HTML            Text        ``text``: raw inline HTML, to be treated exactly
+                            like literal text (never interpreted); bare URLs
+                            are not searched inside it
+SOFT_BREAK,     Node        line breaks inside inline content
+HARD_BREAK
+==============  ==========  =================================================
+
+Raw HTML blocks
+===============
+
+pulldown-cmark has no switch to turn HTML off, and a line that starts with
+``<!channel>`` or ``<div>`` opens an HTML block that would swallow the rest of
+the line (and, for ``<div>``, everything up to the next blank line) as raw HTML.
+The spec wants HTML off (§6.1: such text is literal and the Markdown around it is
+still Markdown), so an HTML block's lines are parsed again with the ``<`` that
+opened HTML at each line start replaced by a placeholder, which is turned back
+into ``<`` in the resulting text. ``<!channel> deploy **now**`` therefore gives
+the literal text ``<!channel> deploy `` and bold ``now``; an HTML block that
+interrupted a paragraph is joined back into it with a soft break. A second level
+of HTML blocks inside that re-parse (``- <div>``) is kept as literal lines.
+
+Also here: the depth limit (§6.4), bare-URL linkify (§6.1, never inside links,
+images or code) and the Unicode-bullet list rescue (§6.3).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from bisect import bisect_right
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+import pyromark
+
+from ..blocks.limits import MAX_TABLE_COLUMNS, MAX_TABLE_ROWS
+from ..exceptions import InputTooDeeplyNestedError
+from .links import find_links, is_refused_url
+
+if TYPE_CHECKING:
+    from .options import Options
+
+__all__ = [
+    "BLOCK_KINDS",
+    "CODE",
+    "CODE_BLOCK",
+    "DOCUMENT",
+    "EMPHASIS",
+    "HARD_BREAK",
+    "HEADING",
+    "HTML",
+    "IMAGE",
+    "INLINE_KINDS",
+    "ITEM",
+    "LINK",
+    "LIST",
+    "PARAGRAPH",
+    "PATTERN_NAMES",
+    "QUOTE",
+    "REFUSED",
+    "RULE",
+    "SOFT_BREAK",
+    "STRIKE",
+    "STRONG",
+    "TABLE",
+    "TABLE_CELL",
+    "TABLE_HEAD",
+    "TABLE_ROW",
+    "TEXT",
+    "CodeBlock",
+    "Document",
+    "Heading",
+    "Item",
+    "Link",
+    "ListNode",
+    "Node",
+    "Table",
+    "Text",
+    "iter_nodes",
+    "parse",
+    "plain_text",
+]
+
+DOCUMENT = "document"
+PARAGRAPH = "paragraph"
+HEADING = "heading"
+QUOTE = "quote"
+LIST = "list"
+ITEM = "item"
+CODE_BLOCK = "code_block"
+RULE = "rule"
+TABLE = "table"
+TABLE_HEAD = "table_head"
+TABLE_ROW = "table_row"
+TABLE_CELL = "table_cell"
+EMPHASIS = "emphasis"
+STRONG = "strong"
+STRIKE = "strike"
+LINK = "link"
+IMAGE = "image"
+REFUSED = "refused"
+TEXT = "text"
+CODE = "code"
+HTML = "html"
+SOFT_BREAK = "soft_break"
+HARD_BREAK = "hard_break"
+_HTML_BLOCK = "html_block"  # transient: replaced before the tree is returned
+
+BLOCK_KINDS = frozenset(
+    (PARAGRAPH, HEADING, QUOTE, LIST, ITEM, CODE_BLOCK, RULE, TABLE, TABLE_HEAD, TABLE_ROW)
+)
+INLINE_KINDS = frozenset(
+    (EMPHASIS, STRONG, STRIKE, LINK, IMAGE, REFUSED, TEXT, CODE, HTML, SOFT_BREAK, HARD_BREAK)
+)
+
+# §9.2 nesting pattern names, in the spec's reporting order.
+PATTERN_CODE_IN_BLOCKQUOTE = "code-in-blockquote"
+PATTERN_CODE_IN_LIST = "code-in-list"
+PATTERN_TABLE_IN_BLOCKQUOTE = "table-in-blockquote"
+PATTERN_TABLE_IN_LIST = "table-in-list"
+PATTERN_LIST_IN_BLOCKQUOTE = "list-in-blockquote"
+PATTERN_NAMES = (
+    PATTERN_CODE_IN_BLOCKQUOTE,
+    PATTERN_CODE_IN_LIST,
+    PATTERN_TABLE_IN_BLOCKQUOTE,
+    PATTERN_TABLE_IN_LIST,
+    PATTERN_LIST_IN_BLOCKQUOTE,
+)
+
+
+class Node:
+    """A node of the parse tree; ``kind`` says what it is (see the module docstring)."""
+
+    __slots__ = ("children", "end", "kind", "start")
+
+    def __init__(self, kind: str, start: int, end: int) -> None:
+        self.kind = kind
+        self.start = start
+        self.end = end
+        self.children: list[Node] = []
+
+    def __repr__(self) -> str:
+        return f"<{self.kind} {self.start}:{self.end} children={len(self.children)}>"
+
+
+class Text(Node):
+    """A TEXT, CODE or HTML leaf."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, kind: str, start: int, end: int, text: str) -> None:
+        self.kind = kind
+        self.start = start
+        self.end = end
+        self.children = []
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"<{self.kind} {self.start}:{self.end} {self.text!r}>"
+
+
+class Heading(Node):
+    """An ATX or setext heading."""
+
+    __slots__ = ("level",)
+
+    def __init__(self, start: int, end: int, level: int) -> None:
+        super().__init__(HEADING, start, end)
+        self.level = level
+
+
+class ListNode(Node):
+    """A bullet or ordered list."""
+
+    __slots__ = ("ordered", "start_number", "tight")
+
+    def __init__(self, start: int, end: int, start_number: int | None) -> None:
+        super().__init__(LIST, start, end)
+        self.ordered = start_number is not None
+        self.start_number = 1 if start_number is None else start_number
+        self.tight = True
+
+
+class Item(Node):
+    """A list item; ``checked`` is None unless it is a task item."""
+
+    __slots__ = ("checked",)
+
+    def __init__(self, start: int, end: int) -> None:
+        super().__init__(ITEM, start, end)
+        self.checked: bool | None = None
+
+
+class CodeBlock(Node):
+    """A fenced or indented code block."""
+
+    __slots__ = ("fenced", "info", "language", "text")
+
+    def __init__(self, start: int, end: int, info: str | None) -> None:
+        super().__init__(CODE_BLOCK, start, end)
+        self.fenced = info is not None
+        self.info = info or ""
+        words = self.info.split()
+        self.language = words[0] if words else ""
+        self.text = ""
+
+
+class Link(Node):
+    """A LINK or IMAGE."""
+
+    __slots__ = ("autolink", "linkified", "title", "url")
+
+    def __init__(
+        self, kind: str, start: int, end: int, url: str, title: str, autolink: bool
+    ) -> None:
+        super().__init__(kind, start, end)
+        self.url = url
+        self.title = title
+        self.autolink = autolink
+        self.linkified = False
+
+
+class Table(Node):
+    """A GFM table."""
+
+    __slots__ = ("alignments",)
+
+    def __init__(self, start: int, end: int, alignments: tuple[str, ...]) -> None:
+        super().__init__(TABLE, start, end)
+        self.alignments = alignments
+
+
+class Document(Node):
+    """The root: top-level blocks plus facts the auto-mode picker needs."""
+
+    __slots__ = ("has_image", "patterns", "source", "source_bytes", "table_overflow")
+
+    def __init__(self, source: str, source_bytes: bytes) -> None:
+        super().__init__(DOCUMENT, 0, len(source_bytes))
+        self.source = source
+        self.source_bytes = source_bytes
+        self.has_image = False
+        self.table_overflow = False
+        self.patterns: frozenset[str] = frozenset()
+
+
+_BASE_FLAGS = pyromark.Options.ENABLE_STRIKETHROUGH | pyromark.Options.ENABLE_TASKLISTS
+# Built once: a Markdown instance is immutable and safe to share between threads.
+_PARSERS = {
+    True: pyromark.Markdown(options=_BASE_FLAGS | pyromark.Options.ENABLE_TABLES),
+    False: pyromark.Markdown(options=_BASE_FLAGS),
+}
+
+_SIMPLE_STARTS = {
+    "Paragraph": PARAGRAPH,
+    "TableHead": TABLE_HEAD,
+    "TableRow": TABLE_ROW,
+    "TableCell": TABLE_CELL,
+    "Emphasis": EMPHASIS,
+    "Strong": STRONG,
+    "Strikethrough": STRIKE,
+    "HtmlBlock": _HTML_BLOCK,
+}
+_ALIGN = {"None": "", "Left": "left", "Center": "center", "Right": "right"}
+_HEADING_LEVEL = {"H1": 1, "H2": 2, "H3": 3, "H4": 4, "H5": 5, "H6": 6}
+_BREAKS = frozenset((SOFT_BREAK, HARD_BREAK))
+
+
+class _Facts:
+    """Mutable facts gathered while building (one per ``parse`` call)."""
+
+    __slots__ = ("has_image", "max_depth", "patterns", "table_overflow")
+
+    def __init__(self) -> None:
+        self.has_image = False
+        self.table_overflow = False
+        self.max_depth = 0
+        self.patterns: set[str] = set()
+
+
+def parse(markdown: str, options: Options) -> Document:
+    """Parse ``markdown`` into a ``Document`` tree.
+
+    Raises ``InputTooDeeplyNestedError`` when the tree is deeper than
+    ``options.max_nesting_depth`` (§6.4: the root counts 1, every block or inline
+    container 1, and the leaf level 1).
+    """
+    source_bytes = markdown.encode("utf-8", "surrogatepass")
+    doc = Document(markdown, source_bytes)
+    parser = _PARSERS[bool(options.enable_tables)]
+    facts = _Facts()
+    _build(parser.events_with_range(markdown), doc, source_bytes, facts, parser, 0, (0, 0), True)
+    depth = facts.max_depth + 1
+    if depth > options.max_nesting_depth:
+        raise InputTooDeeplyNestedError(depth, options.max_nesting_depth)
+    doc.has_image = facts.has_image
+    doc.table_overflow = facts.table_overflow
+    doc.patterns = frozenset(facts.patterns)
+    return doc
+
+
+def _flush_text(
+    pending: list[tuple[str, int, int]], kids: list[Node], linkify: bool
+) -> None:
+    """Turn the pending text pieces into one TEXT node (split around bare URLs)."""
+    if len(pending) == 1:
+        text, start, end = pending[0]
+    else:
+        text = "".join([p[0] for p in pending])
+        start, end = pending[0][1], pending[-1][2]
+    if linkify:
+        found = find_links(text)
+        if found is not None:
+            _split_links(text, pending, found, kids)
+            pending.clear()
+            return
+    kids.append(Text(TEXT, start, end, text))
+    pending.clear()
+
+
+def _split_links(
+    text: str,
+    pending: list[tuple[str, int, int]],
+    found: list[tuple[int, int, str]],
+    kids: list[Node],
+) -> None:
+    """Emit TEXT / linkified LINK nodes for ``text`` with byte ranges mapped to the source."""
+    # Map a code-point offset of the merged text to a source byte offset. Text pieces are
+    # verbatim source except escapes and entities, which pulldown-cmark reports as their
+    # own pieces; an offset inside such a piece maps to the piece's start.
+    offsets: list[int] = []
+    total = 0
+    for piece, _, _ in pending:
+        offsets.append(total)
+        total += len(piece)
+
+    def to_byte(pos: int) -> int:
+        i = bisect_right(offsets, pos) - 1
+        piece, pstart, pend = pending[i]
+        rel = pos - offsets[i]
+        if len(piece.encode("utf-8", "surrogatepass")) != pend - pstart:
+            return pstart if rel < len(piece) else pend
+        return pstart + len(piece[:rel].encode("utf-8", "surrogatepass"))
+
+    last = 0
+    for start, end, url in found:
+        if start > last:
+            kids.append(Text(TEXT, to_byte(last), to_byte(start), text[last:start]))
+        bstart, bend = to_byte(start), to_byte(end)
+        link = Link(LINK, bstart, bend, url, "", True)
+        link.linkified = True
+        link.children.append(Text(TEXT, bstart, bend, text[start:end]))
+        kids.append(link)
+        last = end
+    if last < len(text):
+        kids.append(Text(TEXT, to_byte(last), pending[-1][2], text[last:]))
+
+
+def _build(
+    events: Iterator[tuple[Any, Any]],
+    root: Node,
+    src: bytes,
+    facts: _Facts,
+    parser: Any,
+    base_depth: int,
+    containers: tuple[int, int],
+    reparse_html: bool,
+) -> None:
+    """Fold the event stream into ``root``'s subtree (iteratively).
+
+    ``base_depth`` is the depth of ``root`` minus one; ``containers`` the number of
+    quotes and list items around it (both non-zero only for an HTML block re-parse).
+    """
+    stack: list[Node] = [root]
+    kids = root.children
+    pending: list[tuple[str, int, int]] = []
+    code_parts: list[str] | None = None  # set while inside a code block
+    link_depth = 0  # open links/images: no linkify inside
+    quote_depth, item_depth = containers
+    max_depth = facts.max_depth
+    patterns = facts.patterns
+    for ev, rng in events:
+        if type(ev) is dict:
+            text = ev.get("Text")
+            if text is not None:
+                if code_parts is not None:
+                    code_parts.append(text)
+                else:
+                    pending.append((text, rng["start"], rng["end"]))
+                continue
+        if pending:
+            _flush_text(pending, kids, link_depth == 0)
+        if type(ev) is str:
+            if ev == "SoftBreak":
+                kids.append(Node(SOFT_BREAK, rng["start"], rng["end"]))
+            elif ev == "HardBreak":
+                kids.append(Node(HARD_BREAK, rng["start"], rng["end"]))
+            else:  # "Rule"
+                kids.append(Node(RULE, rng["start"], rng["end"]))
+            continue
+        tag = ev.get("Start")
+        if tag is not None:
+            start, end = rng["start"], rng["end"]
+            node: Node
+            if type(tag) is str:
+                if tag == "Item":
+                    node = Item(start, end)
+                    item_depth += 1
+                else:
+                    kind = _SIMPLE_STARTS.get(tag, PARAGRAPH)
+                    node = Node(kind, start, end)
+                    if kind is PARAGRAPH and stack[-1].kind is ITEM:
+                        list_node = stack[-2]
+                        if isinstance(list_node, ListNode):
+                            list_node.tight = False
+            else:
+                (name, value), = tag.items()
+                if name == "Link" or name == "Image":
+                    url = value["dest_url"]
+                    link_depth += 1
+                    if is_refused_url(url):
+                        node = Node(REFUSED, start, end)
+                    elif name == "Link":
+                        link_type = value["link_type"]
+                        if link_type == "Email":
+                            url = "mailto:" + url
+                        node = Link(LINK, start, end, url, value["title"],
+                                    link_type == "Autolink" or link_type == "Email")
+                    else:
+                        node = Link(IMAGE, start, end, url, value["title"], False)
+                        facts.has_image = True
+                elif name == "Heading":
+                    node = Heading(start, end, _HEADING_LEVEL.get(value["level"], 6))
+                elif name == "List":
+                    node = ListNode(start, end, value)
+                    if quote_depth:
+                        patterns.add(PATTERN_LIST_IN_BLOCKQUOTE)
+                elif name == "BlockQuote":
+                    node = Node(QUOTE, start, end)
+                    quote_depth += 1
+                elif name == "CodeBlock":
+                    node = CodeBlock(start, end, value.get("Fenced") if type(value) is dict
+                                     else None)
+                    code_parts = []
+                    if quote_depth:
+                        patterns.add(PATTERN_CODE_IN_BLOCKQUOTE)
+                    if item_depth:
+                        patterns.add(PATTERN_CODE_IN_LIST)
+                elif name == "Table":
+                    node = Table(start, end, tuple(_ALIGN.get(a, "") for a in value))
+                    if quote_depth:
+                        patterns.add(PATTERN_TABLE_IN_BLOCKQUOTE)
+                    if item_depth:
+                        patterns.add(PATTERN_TABLE_IN_LIST)
+                else:  # extensions that are never enabled: keep their content
+                    node = Node(PARAGRAPH, start, end)
+            stack.append(node)
+            kids = node.children
+            if len(stack) > max_depth - base_depth:
+                max_depth = len(stack) + base_depth
+            continue
+        if "End" in ev:
+            node = stack.pop()
+            parent = stack[-1]
+            kids = parent.children
+            kind = node.kind
+            if kind is PARAGRAPH:
+                rescued = _rescue_bullets(node, src)
+                if rescued is not None:
+                    if quote_depth:
+                        patterns.add(PATTERN_LIST_IN_BLOCKQUOTE)
+                    kids.extend(rescued)
+                    continue
+            elif kind is ITEM:
+                item_depth -= 1
+                _wrap_item(node, src, quote_depth > 0, patterns)
+            elif kind is CODE_BLOCK:
+                assert isinstance(node, CodeBlock)
+                node.text = "".join(code_parts or ())
+                code_parts = None
+            elif kind is QUOTE:
+                quote_depth -= 1
+            elif kind is LINK or kind is IMAGE or kind is REFUSED:
+                link_depth -= 1
+            elif kind is TABLE:
+                rows = len(node.children)
+                width = len(node.children[0].children) if node.children else 0
+                if rows > MAX_TABLE_ROWS or width > MAX_TABLE_COLUMNS:
+                    facts.table_overflow = True
+            elif kind is _HTML_BLOCK:
+                facts.max_depth = max_depth
+                _replace_html_block(node, kids, src, facts, parser,
+                                    base_depth + len(stack) - 1,
+                                    (quote_depth, item_depth), reparse_html)
+                max_depth = facts.max_depth
+                continue
+            kids.append(node)
+            continue
+        # Leaf events other than text.
+        start, end = rng["start"], rng["end"]
+        if "Code" in ev:
+            kids.append(Text(CODE, start, end, ev["Code"]))
+        elif "InlineHtml" in ev:
+            kids.append(Text(HTML, start, end, ev["InlineHtml"]))
+        elif "Html" in ev:
+            kids.append(Text(HTML, start, end, ev["Html"]))
+        elif "TaskListMarker" in ev:
+            top = stack[-1]
+            item = top if top.kind is ITEM else stack[-2]
+            if isinstance(item, Item):
+                item.checked = bool(ev["TaskListMarker"])
+        else:  # extensions that are never enabled (math, footnotes): literal text
+            (value,) = ev.values()
+            kids.append(Text(TEXT, start, end, str(value)))
+    if pending:
+        _flush_text(pending, kids, link_depth == 0)
+    facts.max_depth = max_depth
+
+
+def _wrap_item(item: Node, src: bytes, in_quote: bool, patterns: set[str]) -> None:
+    """Give a tight item's inline content an implicit paragraph (items hold only blocks)."""
+    children = item.children
+    if not children or all(c.kind not in INLINE_KINDS for c in children):
+        return
+    wrapped: list[Node] = []
+    run: Node | None = None
+    for child in children:
+        if child.kind in INLINE_KINDS:
+            if run is None:
+                run = Node(PARAGRAPH, child.start, child.end)
+            run.children.append(child)
+            run.end = child.end
+            continue
+        if run is not None:
+            _add_paragraph(run, wrapped, src, in_quote, patterns)
+            run = None
+        wrapped.append(child)
+    if run is not None:
+        _add_paragraph(run, wrapped, src, in_quote, patterns)
+    item.children = wrapped
+
+
+def _add_paragraph(
+    paragraph: Node, out: list[Node], src: bytes, in_quote: bool, patterns: set[str]
+) -> None:
+    rescued = _rescue_bullets(paragraph, src)
+    if rescued is None:
+        out.append(paragraph)
+        return
+    if in_quote:
+        patterns.add(PATTERN_LIST_IN_BLOCKQUOTE)
+    out.extend(rescued)
+
+
+# ---------------------------------------------------------------------------
+# §6.3 Unicode-bullet list rescue
+
+_BULLET_CATEGORIES = frozenset(("Po", "So", "Sm"))
+
+
+def _column(src: bytes, pos: int) -> int:
+    return pos - (src.rfind(b"\n", 0, pos) + 1)
+
+
+def _bullet_glyph(line: list[Node], src: bytes, base_col: int) -> str | None:
+    """Return the glyph if ``line`` is a bullet line (§6.3), else None."""
+    first = line[0]
+    if first.kind is not TEXT:
+        return None
+    assert isinstance(first, Text)
+    text = first.text
+    if len(text) < 2 or text[1] not in " \t" or ord(text[0]) < 128:
+        return None
+    if unicodedata.category(text[0]) not in _BULLET_CATEGORIES:
+        return None
+    if _column(src, first.start) - base_col > 3:  # four or more spaces: not a bullet
+        return None
+    return text[0]
+
+
+def _rescue_bullets(par: Node, src: bytes) -> list[Node] | None:
+    """Rewrite a paragraph whose trailing lines all start with one non-ASCII glyph into a list."""
+    children = par.children
+    if len(children) < 3:
+        return None
+    lines: list[list[Node]] = [[]]
+    for child in children:
+        if child.kind in _BREAKS:
+            lines.append([])
+        else:
+            lines[-1].append(child)
+    if len(lines) < 2:
+        return None
+    base_col = _column(src, par.start)
+    first_bullet = -1
+    glyph = None
+    for i, line in enumerate(lines):
+        found = _bullet_glyph(line, src, base_col) if line else None
+        if found is None:
+            if first_bullet >= 0:
+                return None
+        elif first_bullet < 0:
+            first_bullet, glyph = i, found
+        elif found != glyph:
+            return None
+    if first_bullet < 0 or len(lines) - first_bullet < 2:
+        return None
+    bullet_lines = lines[first_bullet:]
+    list_node = ListNode(bullet_lines[0][0].start, par.end, None)
+    for line in bullet_lines:
+        head = line[0]
+        assert isinstance(head, Text)
+        rest = head.text[1:].lstrip(" \t")
+        cut = len(head.text) - len(rest)
+        new_start = head.start + len(head.text[:cut].encode("utf-8", "surrogatepass"))
+        body: list[Node] = [Text(TEXT, new_start, head.end, rest)] if rest else []
+        body.extend(line[1:])
+        item = Item(head.start, line[-1].end)
+        paragraph = Node(PARAGRAPH, body[0].start if body else new_start, line[-1].end)
+        paragraph.children = body
+        item.children.append(paragraph)
+        list_node.children.append(item)
+    if first_bullet == 0:
+        return [list_node]
+    # Keep the lead-in lines (and the breaks between them) in the paragraph.
+    breaks_to_keep = first_bullet - 1
+    kept: list[Node] = []
+    for child in children:
+        if child.kind in _BREAKS:
+            if breaks_to_keep == 0:
+                break
+            breaks_to_keep -= 1
+        kept.append(child)
+    par.children = kept
+    par.end = kept[-1].end if kept else par.start
+    return [par, list_node]
+
+
+# ---------------------------------------------------------------------------
+# Raw HTML blocks (see the module docstring)
+
+_PLACEHOLDERS = "\x01\x02\x03\x04\x05\x06\x07\x08\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17"
+# A line that starts with an autolink is never an HTML block start; leave it alone.
+_AUTOLINK_AT = re.compile(
+    r"<[A-Za-z][A-Za-z0-9+.-]{1,31}:[^ \t\n\r\f\v<>]*>"
+    r"|<[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*>"
+)
+
+
+def _replace_html_block(
+    block: Node,
+    kids: list[Node],
+    src: bytes,
+    facts: _Facts,
+    parser: Any,
+    depth: int,
+    containers: tuple[int, int],
+    reparse: bool,
+) -> None:
+    """Append what an HTML block stands for (literal text plus its Markdown) to ``kids``."""
+    lines = [c for c in block.children if isinstance(c, Text)]
+    if not lines:
+        return
+    joined = "".join(line.text for line in lines)
+    mark = next((p for p in _PLACEHOLDERS if p not in joined), None)
+    if not reparse or mark is None:
+        kids.append(_literal_lines(block, lines))
+        return
+    # Neutralise the `<` that can open HTML at each line start (after up to 3 spaces).
+    pieces: list[str] = []
+    sub_starts: list[int] = []  # byte offset of each line in the re-parsed text
+    offset = 0
+    for line in lines:
+        text = line.text
+        lead = len(text) - len(text.lstrip(" "))
+        if lead <= 3 and text[lead : lead + 1] == "<" and not _AUTOLINK_AT.match(text, lead):
+            text = text[:lead] + mark + text[lead + 1 :]
+        pieces.append(text)
+        sub_starts.append(offset)
+        offset += len(text.encode("utf-8", "surrogatepass"))
+    sub_text = "".join(pieces)
+    sub_root = Node(DOCUMENT, 0, offset)
+    sub_src = sub_text.encode("utf-8", "surrogatepass")
+    _build(parser.events_with_range(sub_text), sub_root, sub_src, facts, parser, depth,
+           containers, False)
+
+    def to_source(pos: int) -> int:
+        i = bisect_right(sub_starts, pos) - 1
+        line = lines[i]
+        return min(line.start + (pos - sub_starts[i]), line.end)
+
+    for node in iter_nodes(sub_root):
+        node.start = to_source(node.start)
+        node.end = to_source(node.end)
+        if isinstance(node, (Text, CodeBlock)) and mark in node.text:
+            node.text = node.text.replace(mark, "<")
+    new = sub_root.children
+    if not new:
+        return
+    first = new[0]
+    previous = kids[-1] if kids else None
+    if (
+        first.kind is PARAGRAPH
+        and previous is not None
+        and (previous.kind is PARAGRAPH or previous.kind in INLINE_KINDS)
+        and src.count(b"\n", _last_end(previous), block.start) <= 1
+    ):
+        # The HTML block interrupted a paragraph: join it back with a soft break.
+        target = previous.children if previous.kind is PARAGRAPH else kids
+        target.append(Node(SOFT_BREAK, block.start, block.start))
+        target.extend(first.children)
+        if previous.kind is PARAGRAPH:
+            previous.end = first.end
+        new = new[1:]
+    kids.extend(new)
+
+
+def _last_end(node: Node) -> int:
+    """End of a paragraph's last inline node (a paragraph's own range may include its EOL)."""
+    if node.kind is PARAGRAPH and node.children:
+        return node.children[-1].end
+    return node.end
+
+
+def _literal_lines(block: Node, lines: list[Text]) -> Node:
+    """An HTML block kept as literal text: one paragraph, one HTML leaf per line."""
+    paragraph = Node(PARAGRAPH, block.start, block.end)
+    for i, line in enumerate(lines):
+        text = line.text.rstrip("\r\n")
+        if i:
+            paragraph.children.append(Node(SOFT_BREAK, line.start, line.start))
+        if text:
+            paragraph.children.append(Text(HTML, line.start, line.start + len(
+                text.encode("utf-8", "surrogatepass")), text))
+    return paragraph
+
+
+# ---------------------------------------------------------------------------
+# Helpers shared by the emitters
+
+
+def iter_nodes(root: Node) -> Iterator[Node]:
+    """Yield ``root`` and every descendant in document order (iterative, any depth)."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        if node.children:
+            stack.extend(reversed(node.children))
+
+
+def plain_text(node: Node) -> str:
+    """Concatenate the text of ``node``'s subtree: text, code, raw HTML, alt and link text;
+    a soft or hard break becomes one space; styling is dropped ("plain text of X")."""
+    if isinstance(node, Text):
+        return node.text
+    parts: list[str] = []
+    stack = list(reversed(node.children))
+    while stack:
+        child = stack.pop()
+        if isinstance(child, Text):
+            parts.append(child.text)
+        elif child.kind is SOFT_BREAK or child.kind is HARD_BREAK:
+            parts.append(" ")
+        elif isinstance(child, CodeBlock):
+            parts.append(child.text)
+        elif child.children:
+            stack.extend(reversed(child.children))
+    return "".join(parts)
