@@ -1,0 +1,308 @@
+#!/usr/bin/env python3
+"""Throughput of the converter vs. bare parsing, the normalizer and peer libraries, in one run.
+
+    python3 benchmarks/bench_convert.py              # everything (creates .benchvenv/ once)
+    python3 benchmarks/bench_convert.py --passes 15  # more passes, steadier medians
+    python3 benchmarks/bench_convert.py --profile rich_text   # cProfile one convert mode
+    python3 benchmarks/bench_convert.py --json out.json       # also write the figures
+
+The script creates its own virtual environment ``.benchvenv/`` (git-ignored) the first
+time, installs this package (editable) and the peer libraries there, so the peers are
+never dependencies of the package, then re-runs itself inside it. Every workload runs
+over the whole corpus (``benchmarks/corpus/*.md``) once per pass; passes are
+interleaved (parse, normalize, ours, peers, parse, …) so machine noise hits every
+workload alike, and each figure is the median over the passes. A peer that raises on
+an input is timed on the other inputs only; the skipped inputs are counted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+import venv
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "benchmarks" / "corpus"
+BENCHVENV = ROOT / ".benchvenv"
+BIN = BENCHVENV / ("Scripts" if os.name == "nt" else "bin")
+PY = BIN / ("python.exe" if os.name == "nt" else "python")
+STAMP = BENCHVENV / ".bench-installed.json"
+
+# Peer libraries a user would otherwise pick (versions measured; bump deliberately).
+PEERS = ("slack-markdown-parser==2.7.0", "markdown-to-slack-blocks==1.3.1",
+         "mistune-slack==0.1.4")
+
+TARGET_VS_PEER = 3.0      # our convert ≥ 3× the fastest peer's throughput
+TARGET_VS_PARSE = 6.0     # our convert costs ≤ 6× the bare parse
+TARGET_NORMALIZE = 25.0   # normalize ≤ 25% of a full convert
+TARGET_CLI_MS = 100.0     # `echo '# hi' | mcp-slack-block-kit convert` median wall time
+
+
+# --------------------------------------------------------------------------------------
+# Outer process: make sure .benchvenv exists and is up to date, then re-run inside it.
+# --------------------------------------------------------------------------------------
+def ensure_benchvenv() -> None:
+    """Create ``.benchvenv`` and install the package + peers when the inputs changed."""
+    digest = hashlib.sha256(
+        (ROOT / "pyproject.toml").read_bytes() + "\n".join(PEERS).encode()).hexdigest()
+    try:
+        if json.loads(STAMP.read_text())["digest"] == digest and PY.exists():
+            return
+    except (OSError, ValueError, KeyError):
+        pass
+    if not PY.exists():
+        print("bench: creating .benchvenv", file=sys.stderr)
+        venv.create(BENCHVENV, with_pip=True)
+    print("bench: installing the package (editable) and peers into .benchvenv",
+          file=sys.stderr)
+    subprocess.run([str(PY), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                    "-e", str(ROOT), *PEERS], check=True)
+    STAMP.write_text(json.dumps({"digest": digest}))
+
+
+def in_benchvenv() -> bool:
+    return Path(sys.prefix).resolve() == BENCHVENV.resolve()
+
+
+# --------------------------------------------------------------------------------------
+# Inner process: the measurements.
+# --------------------------------------------------------------------------------------
+def load_corpus() -> list[tuple[str, str]]:
+    files = sorted(CORPUS.glob("*.md"))
+    if not files:
+        raise SystemExit(f"bench: no corpus files in {CORPUS}")
+    return [(f.name, f.read_text(encoding="utf-8")) for f in files]
+
+
+def parser_options() -> int:
+    """The pyromark options the converter passes (read from the converter when it says)."""
+    import pyromark
+
+    try:  # the converter's parse module is the one place that builds the parser call
+        from mcp_slack_block_kit.converter import parse as conv_parse
+
+        for name in ("PARSER_OPTIONS", "PYROMARK_OPTIONS", "OPTIONS"):
+            value = getattr(conv_parse, name, None)
+            if value is not None:
+                return int(value)
+        builder = getattr(conv_parse, "parser_options", None)
+        if callable(builder):
+            from mcp_slack_block_kit import Options
+
+            return int(builder(Options()))
+    except ImportError:
+        pass
+    opts = pyromark.Options
+    return int(opts.ENABLE_TABLES | opts.ENABLE_STRIKETHROUGH | opts.ENABLE_TASKLISTS)
+
+
+def peer_functions() -> dict[str, Callable[[str], Any]]:
+    """Each peer's Markdown -> blocks entry point (read from its source in site-packages)."""
+    peers: dict[str, Callable[[str], Any]] = {}
+    try:
+        from slack_markdown_parser import convert_markdown_to_slack_blocks
+
+        peers["slack-markdown-parser"] = convert_markdown_to_slack_blocks
+    except ImportError as exc:
+        print(f"bench: slack-markdown-parser unavailable: {exc}", file=sys.stderr)
+    try:
+        from markdown_to_slack_blocks import markdown_to_blocks
+
+        peers["markdown-to-slack-blocks"] = markdown_to_blocks
+    except ImportError as exc:
+        print(f"bench: markdown-to-slack-blocks unavailable: {exc}", file=sys.stderr)
+    try:
+        from mistune_slack import slack_markdown_renderer
+
+        # Built once and reused, the way an application would hold it.
+        peers["mistune-slack"] = slack_markdown_renderer()
+    except ImportError as exc:
+        print(f"bench: mistune-slack unavailable: {exc}", file=sys.stderr)
+    return peers
+
+
+def usable_inputs(fn: Callable[[str], Any], docs: list[str]) -> tuple[list[str], list[str]]:
+    """Inputs ``fn`` handles, and a note per input it raises on."""
+    ok: list[str] = []
+    failed: list[str] = []
+    for i, doc in enumerate(docs):
+        try:
+            fn(doc)
+        except Exception as exc:  # a peer's failure is data here, not an error
+            failed.append(f"#{i}: {type(exc).__name__}: {str(exc)[:80]}")
+        else:
+            ok.append(doc)
+    return ok, failed
+
+
+def time_pass(fn: Callable[[str], Any], docs: list[str]) -> float:
+    start = time.perf_counter()
+    for doc in docs:
+        fn(doc)
+    return time.perf_counter() - start
+
+
+def cli_wall_ms(runs: int) -> tuple[float, list[float]]:
+    """Median wall time of ``echo '# hi' | mcp-slack-block-kit convert`` (console script)."""
+    exe = BIN / "mcp-slack-block-kit"
+    times: list[float] = []
+    for i in range(runs + 2):
+        start = time.perf_counter()
+        proc = subprocess.run([str(exe), "convert"], input=b"# hi\n", capture_output=True,
+                              check=False)
+        elapsed = (time.perf_counter() - start) * 1000
+        if proc.returncode != 0:
+            raise SystemExit(f"bench: CLI failed: {proc.stderr.decode(errors='replace')}")
+        if i >= 2:  # two warm-up runs fill the OS page cache
+            times.append(elapsed)
+    return statistics.median(times), times
+
+
+def profile(mode: str, docs: list[str], passes: int) -> None:
+    import cProfile
+    import pstats
+
+    from mcp_slack_block_kit import Converter, Options
+
+    conv = Converter(Options(mode=mode))
+    prof = cProfile.Profile()
+    prof.enable()
+    for _ in range(passes):
+        for doc in docs:
+            conv.convert(doc)
+    prof.disable()
+    stats = pstats.Stats(prof)
+    stats.strip_dirs()
+    print(f"\n== cProfile: convert mode={mode}, {passes} passes, sorted by own time ==")
+    stats.sort_stats("tottime").print_stats(25)
+    print(f"== cProfile: convert mode={mode}, sorted by cumulative time ==")
+    stats.sort_stats("cumulative").print_stats(25)
+
+
+def run(args: argparse.Namespace) -> int:
+    import pyromark
+
+    from mcp_slack_block_kit import Converter, Options, normalize
+
+    corpus = load_corpus()
+    docs = [text for _, text in corpus]
+    total_bytes = sum(len(d.encode("utf-8")) for d in docs)
+    sizes = sorted(len(d.encode("utf-8")) for d in docs)
+    print(f"corpus: {len(docs)} files, {total_bytes / 1024:.1f} KiB "
+          f"(smallest {sizes[0]} B, largest {sizes[-1] / 1024:.1f} KiB)")
+    print(f"python {sys.version.split()[0]}, pyromark {getattr(pyromark, '__version__', '?')}, "
+          f"{args.passes} passes (median), {os.cpu_count()} CPUs")
+
+    if args.profile:
+        profile(args.profile, docs, args.passes)
+        return 0
+
+    popts = parser_options()
+    rich = Converter(Options(mode="rich_text")).convert
+    auto = Converter(Options(mode="auto")).convert
+
+    def parse_only(text: str) -> Any:
+        return list(pyromark.events_with_range(text, options=popts))
+
+    ours: dict[str, Callable[[str], Any]] = {
+        "pyromark parse (events_with_range)": parse_only,
+        "normalize": normalize,
+        "convert rich_text": rich,
+        "convert auto": auto,
+    }
+    workloads: dict[str, tuple[Callable[[str], Any], list[str]]] = {
+        name: (fn, docs) for name, fn in ours.items()}
+    skipped: dict[str, list[str]] = {}
+    if not args.no_peers:
+        for name, fn in peer_functions().items():
+            ok, failed = usable_inputs(fn, docs)
+            workloads[f"peer {name}"] = (fn, ok)
+            skipped[f"peer {name}"] = failed
+    for name, (fn, inputs) in workloads.items():  # warm-up: imports, caches, regexes
+        time_pass(fn, inputs)
+
+    samples: dict[str, list[float]] = {name: [] for name in workloads}
+    for _ in range(args.passes):
+        for name, (fn, inputs) in workloads.items():
+            samples[name].append(time_pass(fn, inputs))
+
+    results: dict[str, dict[str, Any]] = {}
+    print(f"\n{'workload':44} {'inputs':>7} {'median ms':>10} {'MB/s':>8}")
+    for name, (_fn, inputs) in workloads.items():
+        med = statistics.median(samples[name])
+        nbytes = sum(len(d.encode("utf-8")) for d in inputs)
+        mbps = nbytes / med / 1e6 if med > 0 else float("inf")
+        results[name] = {"inputs": len(inputs), "bytes": nbytes, "median_s": med, "mb_s": mbps,
+                         "skipped": skipped.get(name, [])}
+        print(f"{name:44} {len(inputs):>7} {med * 1000:>10.2f} {mbps:>8.2f}")
+    for name, failed in skipped.items():
+        if failed:
+            print(f"  {name}: skipped {len(failed)} input(s) it raised on: " + "; ".join(failed))
+
+    parse_s = results["pyromark parse (events_with_range)"]["median_s"]
+    norm_s = results["normalize"]["median_s"]
+    peer_rows = {k: v for k, v in results.items() if k.startswith("peer ")}
+    print("\nratios (same run):")
+    summary: dict[str, Any] = {}
+    for mode in ("convert rich_text", "convert auto"):
+        conv = results[mode]
+        cost = conv["median_s"] / parse_s
+        norm_pct = 100 * norm_s / conv["median_s"]
+        line = (f"  {mode}: {cost:.2f}× the bare parse (target ≤ {TARGET_VS_PARSE:g}×: "
+                f"{'met' if cost <= TARGET_VS_PARSE else 'MISSED'}); normalize = "
+                f"{norm_pct:.1f}% of it (target ≤ {TARGET_NORMALIZE:g}%: "
+                f"{'met' if norm_pct <= TARGET_NORMALIZE else 'MISSED'})")
+        print(line)
+        summary[mode] = {"vs_parse": cost, "normalize_pct": norm_pct}
+        if peer_rows:
+            fastest = max(peer_rows, key=lambda k: peer_rows[k]["mb_s"])
+            ratio = conv["mb_s"] / peer_rows[fastest]["mb_s"]
+            print(f"    vs fastest peer ({fastest[5:]}, {peer_rows[fastest]['mb_s']:.2f} MB/s): "
+                  f"{ratio:.2f}× (target ≥ {TARGET_VS_PEER:g}×: "
+                  f"{'met' if ratio >= TARGET_VS_PEER else 'MISSED'})")
+            summary[mode]["vs_fastest_peer"] = ratio
+            summary[mode]["fastest_peer"] = fastest[5:]
+
+    if args.cli_runs > 0:
+        med_ms, times = cli_wall_ms(args.cli_runs)
+        print(f"\nCLI: echo '# hi' | mcp-slack-block-kit convert: median {med_ms:.1f} ms over "
+              f"{len(times)} runs (min {min(times):.1f}, max {max(times):.1f}; target < "
+              f"{TARGET_CLI_MS:g} ms: {'met' if med_ms < TARGET_CLI_MS else 'MISSED'})")
+        summary["cli_median_ms"] = med_ms
+    if args.json:
+        Path(args.json).write_text(json.dumps({"results": results, "summary": summary},
+                                              indent=2) + "\n")
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--passes", type=int, default=9, help="timed passes per workload")
+    parser.add_argument("--cli-runs", type=int, default=20,
+                        help="timed runs of the console script (0 skips)")
+    parser.add_argument("--no-peers", action="store_true", help="skip the peer libraries")
+    parser.add_argument("--profile", choices=("auto", "rich_text", "markdown_block",
+                                              "section_mrkdwn"),
+                        help="print a cProfile of convert in this mode instead")
+    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    args = parser.parse_args(argv)
+    if args.passes < 1:
+        parser.error("--passes must be at least 1")
+    if not in_benchvenv():
+        ensure_benchvenv()
+        os.execv(str(PY), [str(PY), str(Path(__file__).resolve()), *argv])
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
