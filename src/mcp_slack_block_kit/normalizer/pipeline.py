@@ -4,36 +4,130 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import ModuleType
+
+from .lines import Line, classify, reassemble
+from .repairs import (
+    borderless_table,
+    br_tag,
+    bullet_no_space,
+    heading_no_space,
+    html_entities,
+    mismatched_emphasis,
+    numbered_no_space,
+    one_line_fence,
+    split_link,
+    tilde_in_word,
+    trailing_whitespace,
+    unclosed_emphasis,
+    unclosed_fence,
+    unclosed_inline_code,
+    unicode_bullet,
+    url_lookalikes,
+)
+
+__all__ = ["PIPELINE", "Repair", "run_pipeline"]
 
 
 @dataclass(frozen=True, slots=True)
 class Repair:
-    """One pipeline entry: catalog code, module name, function, opt-in flag (or None)."""
+    """One pipeline entry.
+
+    ``apply`` returns new lines, or None when it did not fire. ``may_fire`` is a
+    cheap test on the whole current text: False means ``apply`` cannot fire, so
+    a repair that has nothing to do costs about one substring check.
+    ``reclassify`` re-derives every line kind after the repair fired.
+    """
 
     code: str
     name: str
-    apply: Callable[[str], str | None]
-    enabled_by: str | None = None
+    apply: Callable[[list[Line]], list[Line] | None]
+    enabled_by: str | None
+    may_fire: Callable[[str], bool]
+    reclassify: bool = False
 
 
-PIPELINE: tuple[Repair, ...] = ()
+def _entry(
+    code: str,
+    module: ModuleType,
+    func: str,
+    enabled_by: str | None = None,
+    reclassify: bool = False,
+) -> Repair:
+    name = module.__name__.rpartition(".")[2]
+    return Repair(code, name, getattr(module, func), enabled_by, module.may_fire, reclassify)
+
+
+PIPELINE: tuple[Repair, ...] = (
+    # Everything after it should see decoded characters.
+    _entry("V11", html_entities, "decode_html_entities", "decode_html_entities"),
+    # Splits lines, so it precedes every layout-dependent repair; pieces may be blank/lists/rows.
+    _entry("R8", br_tag, "break_tags", reclassify=True),
+    # Changes the line count; an unmerged (url) line would change C3/C4 peers on a later pass.
+    _entry("V8", split_link, "merge_split_links"),
+    # Line-local.
+    _entry("V5", heading_no_space, "space_headings"),
+    # Emits a well-formed "- " that C3 then leaves alone.
+    _entry("C11", unicode_bullet, "replace_bullet_glyphs"),
+    # Line-local with a peer check.
+    _entry("C3", bullet_no_space, "space_bullets"),
+    # Same, for ordered markers.
+    _entry("C4", numbered_no_space, "space_numbers"),
+    # After C3/C4: its hard-break rule asks whether the line is a list item (`*A <br>*A`).
+    _entry("C5", trailing_whitespace, "strip_trailing_whitespace"),
+    # Line-local.
+    _entry("V7", url_lookalikes, "asciify_urls"),
+    # Line-local.
+    _entry("C1", tilde_in_word, "escape_tildes"),
+    # Line-local, TABLE lines only.
+    _entry("C6", borderless_table, "add_outer_pipes"),
+    # Balance repairs run last; a split one-liner is no longer an unclosed fence for V3.
+    _entry("V4", one_line_fence, "split_one_line_fences"),
+    # Needs the final fence structure.
+    _entry("V3", unclosed_fence, "close_unclosed_fence"),
+    # Before V1: collapsing can remove an unmatched opener V1 would otherwise close.
+    _entry("V6", mismatched_emphasis, "collapse_mismatched_emphasis", "repair_mismatched_emphasis"),
+    # Before V2: V1's '*' after a trailing backtick would re-arm V2 next pass (`*0000000``).
+    _entry("V1", unclosed_emphasis, "close_emphasis"),
+    # Last.
+    _entry("V2", unclosed_inline_code, "close_inline_code"),
+)
 
 
 def run_pipeline(
     text: str, *, decode_html_entities: bool, repair_mismatched_emphasis: bool
 ) -> tuple[str, tuple[str, ...]]:
-    """Run every enabled repair in order; return the text and the fired codes."""
+    """Run every enabled repair in order; return the text and the fired codes.
+
+    When nothing fired the returned text is ``text`` itself.
+    """
     flags = {
         "decode_html_entities": decode_html_entities,
         "repair_mismatched_emphasis": repair_mismatched_emphasis,
     }
     fired: list[str] = []
-    out = text
+    # The text of ``lines``; None after a repair fired, until a repair needs it again.
+    current: str | None = text
+    lines: list[Line] | None = None
     for repair in PIPELINE:
         if repair.enabled_by is not None and not flags[repair.enabled_by]:
             continue
-        new = repair.apply(out)
-        if new is not None:
-            out = new
-            fired.append(repair.code)
-    return (out if fired else text), tuple(fired)
+        if current is None:
+            current = reassemble(lines or [])
+        if not repair.may_fire(current):
+            continue
+        if lines is None:
+            lines = classify(current)
+        new = repair.apply(lines)
+        if new is None:
+            continue
+        fired.append(repair.code)
+        if repair.reclassify:
+            current = reassemble(new)
+            lines = classify(current)
+        else:
+            lines = new
+            current = None
+    if not fired:
+        return text, ()
+    return (current if current is not None else reassemble(lines or [])), tuple(fired)

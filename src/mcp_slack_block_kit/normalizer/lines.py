@@ -1,0 +1,305 @@
+"""The line model and the one shared line classifier (normalizer.md §3)."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from collections.abc import Iterator, Sequence
+from enum import IntEnum
+from typing import NamedTuple
+
+__all__ = [
+    "Kind",
+    "Line",
+    "classify",
+    "delimiter_row",
+    "is_blank",
+    "is_link_reference_definition",
+    "paragraphs",
+    "reassemble",
+]
+
+
+class Kind(IntEnum):
+    """What a line is, for the repairs (normalizer.md §3.2)."""
+
+    PROSE = 0
+    BLANK = 1
+    FENCE_OPEN = 2
+    FENCE_CONTENT = 3
+    FENCE_CLOSE = 4
+    INDENTED_CODE = 5
+    TABLE = 6
+
+
+PROSE = Kind.PROSE
+BLANK = Kind.BLANK
+FENCE_OPEN = Kind.FENCE_OPEN
+FENCE_CONTENT = Kind.FENCE_CONTENT
+FENCE_CLOSE = Kind.FENCE_CLOSE
+INDENTED_CODE = Kind.INDENTED_CODE
+TABLE = Kind.TABLE
+
+CODE_KINDS = frozenset({FENCE_OPEN, FENCE_CONTENT, FENCE_CLOSE, INDENTED_CODE})
+
+
+class Line(NamedTuple):
+    """One line: its text (never holding a line ending), kind and original ending.
+
+    ``prefix`` is the length of the line's container prefix ([D19]: block-quote
+    markers and list-item indentation); ``cont`` is that prefix as it must be
+    written on a continuation line (list markers turned into spaces). Both are
+    only filled in by ``classify``; V3 reads them on a fence opener.
+    """
+
+    text: str
+    kind: Kind
+    ending: str = ""
+    prefix: int = 0
+    cont: str = ""
+
+
+_EOL = re.compile(r"(\r\n|\r|\n)")
+# Fence line (§3.4): 0-3 spaces, a maximal run of >=3 backticks or tildes, the info part.
+_FENCE = re.compile(r"( {0,3})(`{3,}|~{3,})(.*)", re.DOTALL)
+# A container marker at the current position (§3.3, [D19] step 2).
+_CONTAINER = re.compile(r" {0,3}(?:(>) ?|([-*+]|[0-9]{1,9}[.)])(?=[ \t]|\Z))")
+# [D2] a line that opens another block ends a table run.
+_BLOCK_START = re.compile(r" {0,3}(?:#{1,6}(?:[ \t]|\Z)|>|[-*+][ \t]|[0-9]{1,9}[.)][ \t])")
+_DELIMITER_ROW = re.compile(
+    r"[ \t\f]*(?:\|[ \t\f]*)?:?-{3,}:?(?:[ \t\f]*\|[ \t\f]*:?-{3,}:?)*[ \t\f]*(?:\|[ \t\f]*)?\Z"
+)
+_LINK_REF_DEF = re.compile(r" {0,3}\[(?:[^\\\[\]]|\\.)+\]:")
+
+_QUOTE = -1  # stack entry for a block quote; list items store their width W (> 0)
+
+
+def is_blank(text: str) -> bool:
+    """The one blank-line predicate shared by the classifier and every repair."""
+    return not text.strip()
+
+
+def delimiter_row(text: str) -> bool:
+    """True when ``text`` is a GFM table delimiter row such as ``| :--- | ---: |``."""
+    return "---" in text and _DELIMITER_ROW.match(text) is not None
+
+
+def is_link_reference_definition(text: str) -> bool:
+    """True for a link reference definition line such as ``[foo]: /url "title"`` (§3.7)."""
+    return "]:" in text and _LINK_REF_DEF.match(text) is not None
+
+
+def reassemble(lines: Sequence[Line]) -> str:
+    """Join lines back into text, restoring each original line ending ([D20])."""
+    return "".join([line.text + line.ending for line in lines])
+
+
+def _advance(text: str, pos: int, col: int, want: int) -> tuple[int, int] | None:
+    """Consume spaces/TABs from ``pos`` until ``want`` more columns are covered."""
+    target = col + want
+    n = len(text)
+    while col < target:
+        if pos >= n:
+            return None
+        ch = text[pos]
+        if ch == " ":
+            col += 1
+        elif ch == "\t":
+            col = (col // 4 + 1) * 4
+        else:
+            return None
+        pos += 1
+    return pos, col
+
+
+def _columns(text: str, start: int, end: int, col: int) -> int:
+    """The column reached after ``text[start:end]`` starting at column ``col``."""
+    for ch in text[start:end]:
+        col = (col // 4 + 1) * 4 if ch == "\t" else col + 1
+    return col
+
+
+def classify(text: str) -> list[Line]:
+    """Split ``text`` into lines and give each its kind (normalizer.md §3.3).
+
+    ``reassemble(classify(s)) == s`` for every string ``s``.
+    """
+    parts = _EOL.split(text)
+    texts = parts[0::2]
+    endings = [*parts[1::2], ""]
+    n = len(texts)
+    kinds = [PROSE] * n
+    prefixes = [0] * n
+    conts = [""] * n
+    # The empty last line a trailing line ending produces is not a real line.
+    last_real = n - 1 if n > 1 and texts[-1] == "" else n
+
+    in_fence = False
+    fence_char = ""
+    fence_len = 0
+    fence_depth = 0  # containers the open fence lives in
+    in_indented = False
+    prev_blank = True
+    table_active = False
+    stack: list[int] = []
+    quotes: list[int] = []  # stack indices holding block quotes, ascending
+
+    for i in range(last_real):
+        line = texts[i]
+        pos = 0
+        col = 0
+        cont = ""
+        if stack:
+            # [D19] step 1: continue the open containers, outermost first.
+            matched = 0
+            depth = len(stack)
+            while matched < depth:
+                width = stack[matched]
+                if width == _QUOTE:
+                    m = _CONTAINER.match(line, pos)
+                    if m is None or m.group(1) is None:
+                        break
+                    end = m.end()
+                    col = _columns(line, pos, end, col)
+                    cont += line[pos:end]
+                    pos = end
+                else:
+                    adv = _advance(line, pos, col, width)
+                    if adv is None:
+                        if not is_blank(line[pos:]):
+                            break
+                        # Blank from here: every list item continues, up to the next quote.
+                        k = bisect_left(quotes, matched)
+                        matched = quotes[k] if k < len(quotes) else depth
+                        pos = len(line)
+                        break
+                    cont += line[pos : adv[0]]
+                    pos, col = adv
+                matched += 1
+            if matched < depth:
+                del stack[matched:]
+                del quotes[bisect_left(quotes, matched) :]
+                if in_fence and fence_depth > matched:
+                    in_fence = False  # the fence ended with its container: no lazy lines
+        if not in_fence:
+            # [D19] step 2: open new containers in what is left.
+            m = _CONTAINER.match(line, pos)
+            while m is not None:
+                if m.group(1) is not None:
+                    end = m.end()
+                    col = _columns(line, pos, end, col)
+                    cont += line[pos:end]
+                    quotes.append(len(stack))
+                    stack.append(_QUOTE)
+                    pos = end
+                else:
+                    start_col = col
+                    marker_end = m.end()
+                    mcol = _columns(line, pos, marker_end, col)
+                    j = marker_end
+                    jcol = mcol
+                    while j < len(line) and line[j] in " \t":
+                        jcol = (jcol // 4 + 1) * 4 if line[j] == "\t" else jcol + 1
+                        j += 1
+                    if j == len(line):
+                        width = mcol - start_col + 1
+                        pos = j
+                    elif jcol - mcol >= 5:
+                        width = mcol - start_col + 1
+                        pos = marker_end + 1
+                    else:
+                        width = jcol - start_col
+                        pos = j
+                    col = start_col + width
+                    cont += " " * width
+                    stack.append(width)
+                m = _CONTAINER.match(line, pos) if pos < len(line) else None
+        prefixes[i] = pos
+        rest = line[pos:] if pos else line
+
+        if in_fence:
+            # Rule 1: inside a fence.
+            fm = _FENCE.match(rest)
+            if (
+                fm is not None
+                and fm.group(2)[0] == fence_char
+                and len(fm.group(2)) >= fence_len
+                and is_blank(fm.group(3))
+            ):
+                kinds[i] = FENCE_CLOSE
+                in_fence = False
+            else:
+                kinds[i] = FENCE_CONTENT
+            prev_blank = False
+            continue
+        fm = _FENCE.match(rest) if ("``" in rest or "~~" in rest) else None
+        if fm is not None:
+            # Rule 2: fence opener, unless the info part closes it on the same line.
+            run = fm.group(2)
+            info = fm.group(3)
+            char = run[0]
+            # A backtick fence's info can hold no backtick (CommonMark §4.5); a tilde
+            # one-liner such as ``~~~py x~~~`` is left to V4 as well.
+            if (char == "`" and "`" in info) or (char == "~" and run in info):
+                kinds[i] = PROSE
+            else:
+                kinds[i] = FENCE_OPEN
+                conts[i] = cont
+                in_fence = True
+                fence_char = char
+                fence_len = len(run)
+                fence_depth = len(stack)
+            prev_blank = False
+            continue
+        if is_blank(line):
+            kinds[i] = BLANK
+            in_indented = False
+            table_active = False
+            prev_blank = True
+            continue
+        if line.startswith(("\t", "    ")) and (prev_blank or in_indented):
+            kinds[i] = INDENTED_CODE
+            in_indented = True
+            prev_blank = False
+            continue
+        in_indented = False
+        prev_blank = False
+        if table_active and _BLOCK_START.match(line) is not None:
+            table_active = False
+        if i > 0 and kinds[i - 1] is PROSE and delimiter_row(line) and (
+            "|" in line or "|" in texts[i - 1]
+        ):
+            kinds[i - 1] = TABLE
+            kinds[i] = TABLE
+            table_active = True
+            continue
+        kinds[i] = TABLE if table_active else PROSE
+
+    if last_real < n:
+        kinds[-1] = FENCE_CONTENT if in_fence else BLANK
+    return [
+        Line(t, k, e, p, c)
+        for t, k, e, p, c in zip(texts, kinds, endings, prefixes, conts, strict=True)
+    ]
+
+
+def paragraphs(
+    lines: Sequence[Line], *, skip_definitions: bool = True
+) -> Iterator[tuple[int, int]]:
+    """Yield ``(start, end)`` index ranges of maximal runs of PROSE lines (§3.7).
+
+    With ``skip_definitions`` a link reference definition line ends the
+    paragraph before it and belongs to none ([D26]).
+    """
+    start = -1
+    for i, line in enumerate(lines):
+        if line.kind is PROSE and not (
+            skip_definitions and is_link_reference_definition(line.text)
+        ):
+            if start < 0:
+                start = i
+        elif start >= 0:
+            yield start, i
+            start = -1
+    if start >= 0:
+        yield start, len(lines)

@@ -1,0 +1,87 @@
+"""Inline code spans: backtick pairing and the inline-code mask (normalizer.md §3.6)."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from typing import NamedTuple
+
+__all__ = ["CodeSpans", "inline_code_mask", "pair_backticks"]
+
+# A backslash escape of ASCII punctuation, or a backtick run, scanned left to right ([D26]).
+_TOKEN = re.compile(r"\\[!-/:-@\[-`{-~]|`+")
+_RUN = re.compile(r"`+")
+_BIG = 1 << 62
+
+
+class CodeSpans(NamedTuple):
+    """The result of pairing the backtick runs of one line or paragraph."""
+
+    spans: list[tuple[int, int]]
+    """Content ranges ``[start, end)`` strictly between an opener and its closer, ascending."""
+    unmatched: list[tuple[int, int]]
+    """``[start, end)`` of every opener run that found no closer, ascending."""
+
+    def span_at(self, pos: int) -> tuple[int, int] | None:
+        """The content range holding position ``pos``, if any."""
+        spans = self.spans
+        if not spans:
+            return None
+        k = bisect_right(spans, (pos, _BIG)) - 1
+        if k >= 0 and pos < spans[k][1]:
+            return spans[k]
+        return None
+
+    def covers(self, pos: int) -> bool:
+        """True when position ``pos`` lies inside a code span."""
+        return bool(self.spans) and self.span_at(pos) is not None
+
+
+_EMPTY = CodeSpans([], [])
+
+
+def pair_backticks(text: str) -> CodeSpans:
+    """Pair backtick runs the CommonMark way (single scan; linear time).
+
+    An unescaped backtick starts an opener (the maximal run from there); its
+    closer is the nearest later maximal run of equal length, found by a lookup
+    in per-length position lists rather than a rescan.
+    """
+    if "`" not in text:
+        return _EMPTY
+    by_len: dict[int, list[int]] = {}
+    for m in _RUN.finditer(text):
+        by_len.setdefault(m.end() - m.start(), []).append(m.start())
+    cursor: dict[int, int] = {}  # per length: index of the first run not yet passed
+    spans: list[tuple[int, int]] = []
+    unmatched: list[tuple[int, int]] = []
+    resume = 0
+    for m in _TOKEN.finditer(text):
+        start = m.start()
+        if start < resume or text[start] == "\\":
+            continue
+        end = m.end()
+        length = end - start
+        starts = by_len.get(length)
+        closer = -1
+        if starts is not None:
+            k = cursor.get(length, 0)
+            while k < len(starts) and starts[k] < end:
+                k += 1
+            cursor[length] = k
+            if k < len(starts):
+                closer = starts[k]
+        if closer < 0:
+            unmatched.append((start, end))
+        else:
+            spans.append((end, closer))
+            resume = closer + length
+    return CodeSpans(spans, unmatched)
+
+
+def inline_code_mask(line: str) -> list[bool]:
+    """Per position of ``line``: True when it lies inside an inline code span."""
+    mask = [False] * len(line)
+    for start, end in pair_backticks(line).spans:
+        mask[start:end] = [True] * (end - start)
+    return mask

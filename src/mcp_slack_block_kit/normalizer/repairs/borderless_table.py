@@ -1,0 +1,40 @@
+"""C6: table rows without outer pipes get them (normalizer.md §5.11).
+
+Fires when (numbered guards):
+
+1. the line is TABLE ([D1]: ``Title\\n---`` is no table; [D2]: ``# H`` after a
+   table is no row);
+2. the row, without surrounding white space, is not empty and does not both
+   start and end with ``|``.
+
+The original leading spaces/TABs are kept; ``| `` and `` |`` are added where missing.
+"""
+
+from __future__ import annotations
+
+from ..lines import TABLE, Line
+
+
+def may_fire(text: str) -> bool:
+    """Cheap pre-check on the whole document."""
+    return "|" in text
+
+
+def add_outer_pipes(lines: list[Line]) -> list[Line] | None:
+    """Give borderless table rows their outer pipes; None when none."""
+    out: list[Line] | None = None
+    for i, line in enumerate(lines):
+        if line.kind is not TABLE:
+            continue
+        text = line.text
+        stripped = text.strip()
+        if not stripped or (stripped[0] == "|" and stripped[-1] == "|"):
+            continue
+        indent = text[: len(text) - len(text.lstrip(" \t"))]
+        row = stripped if stripped[0] == "|" else "| " + stripped
+        if row[-1] != "|":
+            row += " |"
+        if out is None:
+            out = list(lines)
+        out[i] = line._replace(text=indent + row)
+    return out

@@ -1,0 +1,66 @@
+"""C3: a bullet marker glued to its text (``-item``) gets its space (normalizer.md §5.6).
+
+Fires when (numbered guards):
+
+1. the line is PROSE and starts with 0-3 spaces, then ``-``, ``*`` or ``+``;
+2. the marker is followed by a character that is neither white space nor a
+   digit (``-1 means undefined``, ``-5 to -10`` stay);
+3. emphasis guard: for ``*`` and ``+`` the marker character occurs only once
+   on the line (``**Important note**``, ``*emphasized*``, ``++strong++`` stay);
+   ``-`` is exempt, hyphens being common;
+4. peer guard: the line above or below is PROSE with the same indent, the
+   same marker and then a space/TAB or non-digit (``-loner`` stays).
+
+Lines are processed top to bottom in place, so a repaired neighbour counts as a peer.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..lines import PROSE, Line
+
+_GLUED = re.compile(r"( {0,3})([-*+])[^ \t\n\r\f0-9]")
+_MAY_FIRE = re.compile(r"(?:^|[\r\n]) {0,3}[-*+][^ \t\n\r\f0-9]")
+
+
+def may_fire(text: str) -> bool:
+    """Cheap pre-check on the whole document."""
+    return _MAY_FIRE.search(text) is not None
+
+
+def _is_peer(line: Line, indent: str, marker: str) -> bool:
+    text = line.text
+    k = len(indent)
+    return (
+        line.kind is PROSE
+        and len(text) > k + 1
+        and text[k] == marker
+        and text.startswith(indent)
+        and text[k + 1] not in "0123456789"
+    )
+
+
+def space_bullets(lines: list[Line]) -> list[Line] | None:
+    """Insert the missing space after glued bullet markers; None when none."""
+    out: list[Line] | None = None
+    cur = lines
+    for i, line in enumerate(lines):
+        if line.kind is not PROSE:
+            continue
+        m = _GLUED.match(line.text)
+        if m is None:
+            continue
+        indent, marker = m.group(1), m.group(2)
+        if marker != "-" and line.text.count(marker) > 1:
+            continue
+        if not (
+            (i > 0 and _is_peer(cur[i - 1], indent, marker))
+            or (i + 1 < len(lines) and _is_peer(lines[i + 1], indent, marker))
+        ):
+            continue
+        if out is None:
+            out = cur = list(lines)
+        end = len(indent) + 1
+        out[i] = line._replace(text=line.text[:end] + " " + line.text[end:])
+    return out

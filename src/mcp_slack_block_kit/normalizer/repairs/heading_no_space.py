@@ -1,0 +1,41 @@
+"""V5: an ATX heading without the space after its ``#`` run gets one (normalizer.md §5.4).
+
+Fires when (numbered guards):
+
+1. the line is PROSE;
+2. it starts with 0-3 spaces and 1-6 ``#`` (``    #not a heading``, ``#######tooMany`` stay);
+3. the next character is neither white space nor ``#`` (``###`` and ``# Title`` stay).
+
+Only line-leading ``#`` is touched (``see #hashtag for more`` stays). A line
+that *starts* with ``#hashtag`` becomes a heading: the one accepted deviation
+on well-formed CommonMark (docs/llm-input-recovery.md).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..lines import PROSE, Line
+
+_HEADING = re.compile(r" {0,3}#{1,6}(?=[^ \t\n\r\f#])")
+
+
+def may_fire(text: str) -> bool:
+    """Cheap pre-check on the whole document."""
+    return "#" in text
+
+
+def space_headings(lines: list[Line]) -> list[Line] | None:
+    """Insert the missing space after a line-leading ``#`` run; None when none."""
+    out: list[Line] | None = None
+    for i, line in enumerate(lines):
+        if line.kind is not PROSE or "#" not in line.text[:4]:
+            continue
+        m = _HEADING.match(line.text)
+        if m is None:
+            continue
+        if out is None:
+            out = list(lines)
+        text = line.text
+        out[i] = line._replace(text=text[: m.end()] + " " + text[m.end() :])
+    return out

@@ -1,0 +1,58 @@
+"""C4: an ordered-list marker glued to its text (``1.item``) gets its space (normalizer.md §5.7).
+
+Fires when (numbered guards):
+
+1. the line is PROSE and starts with 0-3 spaces, 1-9 digits, then ``.`` or ``)``;
+2. the marker is followed by a character that is neither white space nor a
+   digit (``1.5GB of RAM``, ``3.14 pi``, ``1.0.0 release`` stay);
+3. peer guard: the line above or below is PROSE with the same indent, 1-9
+   digits, the same marker character, then a space/TAB or non-digit
+   (``1.lonely`` stays; ``1.5 GB free\\n2.3 GB used`` never validate each other).
+
+Lines are processed top to bottom in place, so a repaired neighbour counts as a peer.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..lines import PROSE, Line
+
+_GLUED = re.compile(r"( {0,3})[0-9]{1,9}([.)])[^ \t\n\r\f0-9]")
+_PEER = re.compile(r"[0-9]{1,9}([.)])[^0-9]")
+_MAY_FIRE = re.compile(r"(?:^|[\r\n]) {0,3}[0-9]{1,9}[.)][^ \t\n\r\f0-9]")
+
+
+def may_fire(text: str) -> bool:
+    """Cheap pre-check on the whole document."""
+    return _MAY_FIRE.search(text) is not None
+
+
+def _is_peer(line: Line, indent: str, marker: str) -> bool:
+    if line.kind is not PROSE or not line.text.startswith(indent):
+        return False
+    m = _PEER.match(line.text, len(indent))
+    return m is not None and m.group(1) == marker
+
+
+def space_numbers(lines: list[Line]) -> list[Line] | None:
+    """Insert the missing space after glued ordered-list markers; None when none."""
+    out: list[Line] | None = None
+    cur = lines
+    for i, line in enumerate(lines):
+        if line.kind is not PROSE:
+            continue
+        m = _GLUED.match(line.text)
+        if m is None:
+            continue
+        indent, marker = m.group(1), m.group(2)
+        if not (
+            (i > 0 and _is_peer(cur[i - 1], indent, marker))
+            or (i + 1 < len(lines) and _is_peer(lines[i + 1], indent, marker))
+        ):
+            continue
+        if out is None:
+            out = cur = list(lines)
+        end = m.end() - 1
+        out[i] = line._replace(text=line.text[:end] + " " + line.text[end:])
+    return out

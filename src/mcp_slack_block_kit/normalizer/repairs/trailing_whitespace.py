@@ -1,0 +1,146 @@
+"""C5 (alias C9): trailing spaces and TABs are stripped, hard breaks kept (normalizer.md §5.8).
+
+Fires when (numbered guards):
+
+1. the line is PROSE, BLANK or TABLE (``print('hi')   `` in a fence stays);
+2. its trailing run of spaces/TABs is not a hard line break: a run is kept
+   when the line is PROSE, is not a list item (``- a   \\n- b`` is stripped),
+   the next line is PROSE (and not a one-line fence V4 splits later in the
+   pass), the line is not whitespace-only, the run has >=2 characters and no
+   TAB (``foo   \\nbar`` stays, ``b\\t\\nc`` is stripped);
+3. [D28] a whitespace-only line between indented code lines is code content
+   (``    chunk1\\n      \\n      chunk2`` stays);
+4. [D28] a trailing run inside an inline code span that continues on the next
+   line is span content (``\\`foo   bar \\nbaz\\``` stays).
+
+[D20] The line ending is not part of the run: ``hello   \\r\\n`` → ``hello\\r\\n``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..lines import BLANK, INDENTED_CODE, PROSE, TABLE, Line, is_link_reference_definition
+from ..mask import pair_backticks
+from .one_line_fence import split_one_liner
+
+_MAY_FIRE = re.compile(r"[ \t](?:[\r\n]|\Z)")
+_LIST_ITEM = re.compile(r" {0,3}(?:[-*+]|[0-9]{1,9}[.)]) ")
+_SCOPE = (PROSE, BLANK, TABLE)
+
+
+def may_fire(text: str) -> bool:
+    """Cheap pre-check on the whole document."""
+    return _MAY_FIRE.search(text) is not None
+
+
+def _v4_line(line: Line) -> bool:
+    """A PROSE line that V4 will split counts as a fence line here."""
+    return (
+        line.kind is PROSE
+        and not line.prefix
+        and ("``" in line.text or "~~" in line.text)
+        and split_one_liner(line.text) is not None
+    )
+
+
+def _continued_spans(lines: list[Line], start: int, end: int) -> dict[int, bool]:
+    """Lines of the paragraph ``[start, end)`` whose end lies inside a code span."""
+    texts = [line.text for line in lines[start:end]]
+    joined = "\n".join(texts)
+    spans = pair_backticks(joined)
+    inside: dict[int, bool] = {}
+    offset = 0
+    for k, text in enumerate(texts[:-1]):
+        offset += len(text)
+        # The line ending (offset) lies inside a span: the span continues on the next line.
+        if spans.covers(offset):
+            inside[start + k] = True
+        offset += 1
+    return inside
+
+
+def _paragraph_spans(lines: list[Line], candidates: list[int]) -> set[int]:
+    """Indices of candidate lines whose trailing run is inside a continuing code span."""
+    result: set[int] = set()
+    todo = set(candidates)
+    n = len(lines)
+    i = 0
+    while i < n:
+        line = lines[i]
+        if line.kind is not PROSE or is_link_reference_definition(line.text) or _v4_line(line):
+            i += 1
+            continue
+        j = i + 1
+        while (
+            j < n
+            and lines[j].kind is PROSE
+            and not is_link_reference_definition(lines[j].text)
+            and not _v4_line(lines[j])
+        ):
+            j += 1
+        if any(k in todo for k in range(i, j)) and any("`" in lines[k].text for k in range(i, j)):
+            result.update(k for k in _continued_spans(lines, i, j) if k in todo)
+        i = j
+    return result
+
+
+def _code_neighbours(lines: list[Line]) -> list[bool]:
+    """Per line: the nearest non-BLANK lines above and below are both INDENTED_CODE."""
+    n = len(lines)
+    above = [False] * n
+    last = False
+    for i, line in enumerate(lines):
+        above[i] = last
+        if line.kind is not BLANK:
+            last = line.kind is INDENTED_CODE
+    both = [False] * n
+    last = False
+    for i in range(n - 1, -1, -1):
+        both[i] = above[i] and last
+        if lines[i].kind is not BLANK:
+            last = lines[i].kind is INDENTED_CODE
+    return both
+
+
+def strip_trailing_whitespace(lines: list[Line]) -> list[Line] | None:
+    """Strip trailing spaces/TABs outside code, keeping hard line breaks; None when none."""
+    n = len(lines)
+    candidates: list[int] = []
+    for i, line in enumerate(lines):
+        text = line.text
+        if text and text[-1] in " \t" and line.kind in _SCOPE:
+            candidates.append(i)
+    if not candidates:
+        return None
+    protected: set[int] = set()
+    if any(lines[i].kind is PROSE for i in candidates):
+        protected = _paragraph_spans(lines, candidates)
+    in_code: list[bool] | None = None
+    out: list[Line] | None = None
+    for i in candidates:
+        line = lines[i]
+        text = line.text
+        stripped = text.rstrip(" \t")
+        run = text[len(stripped) :]
+        if line.kind is PROSE:
+            if i in protected:
+                continue  # [D28] span content
+            if (
+                len(run) >= 2
+                and "\t" not in run
+                and i + 1 < n
+                and lines[i + 1].kind is PROSE
+                and not _v4_line(lines[i + 1])
+                and _LIST_ITEM.match(text) is None
+            ):
+                continue  # a hard line break (PROSE lines are never whitespace-only)
+        elif line.kind is BLANK:
+            if in_code is None:
+                in_code = _code_neighbours(lines)
+            if in_code[i]:
+                continue  # [D28] whitespace inside indented code
+        if out is None:
+            out = list(lines)
+        out[i] = line._replace(text=stripped)
+    return out

@@ -1,0 +1,56 @@
+"""V2: an inline code span left unclosed is closed at the end of its line (§5.16).
+
+Fires when (numbered guards), per paragraph of PROSE lines ([D26] backtick
+runs are paired across the whole paragraph, so ``- `one\\n- two``` stays):
+
+1. a backtick run is left unmatched; *first* is the first such run, *L* its line;
+2. Guard 3: the paragraph holds no run of >=3 backticks (fence material);
+3. Guard 1: the last non-space/TAB character of *L* is not a backtick;
+4. Guard 2: *L* holds a non-backtick character after *first*;
+5. Guard 4 ([D26]): no later line of the paragraph holds a backtick
+   (``Use `foo\\nthen ``x`` stays);
+6. link reference definition lines take no part (``[foo]: /url "a `title"`` stays).
+
+Result: as many backticks as *first* has are appended to *L*.
+"""
+
+from __future__ import annotations
+
+from ..lines import Line, paragraphs
+from ..mask import pair_backticks
+
+
+def may_fire(text: str) -> bool:
+    """Cheap pre-check on the whole document."""
+    return "`" in text
+
+
+def close_inline_code(lines: list[Line]) -> list[Line] | None:
+    """Close the first unmatched backtick run of a paragraph; None when none fired."""
+    out: list[Line] | None = None
+    for start, end in paragraphs(lines):
+        texts = [line.text for line in lines[start:end]]
+        if not any("`" in t for t in texts):
+            continue
+        joined = "\n".join(texts)
+        pairing = pair_backticks(joined)
+        if not pairing.unmatched or "```" in joined:
+            continue
+        first_start, first_end = pairing.unmatched[0]
+        offset = 0
+        k = 0
+        while offset + len(texts[k]) < first_start:
+            offset += len(texts[k]) + 1
+            k += 1
+        text = texts[k]
+        if text.rstrip(" \t").endswith("`"):
+            continue
+        if not text[first_end - offset :].strip("`"):
+            continue
+        if any("`" in t for t in texts[k + 1 :]):
+            continue
+        if out is None:
+            out = list(lines)
+        line = lines[start + k]
+        out[start + k] = line._replace(text=text + "`" * (first_end - first_start))
+    return out

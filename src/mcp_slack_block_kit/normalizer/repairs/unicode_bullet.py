@@ -1,0 +1,42 @@
+"""C11: a Unicode bullet glyph such as ``•`` becomes a ``- `` list marker (normalizer.md §5.5).
+
+Fires when (numbered guards):
+
+1. the line is PROSE;
+2. it starts with 0-3 spaces, then exactly one of the fifteen unambiguous
+   glyphs ``• ‣ ⁃ ⁌ ⁍ ∙ ◦ ▪ ▫ ● ○ ■ □ ◆ ◇``;
+3. the glyph is followed by a space or TAB (``•word stuck to marker`` stays).
+
+Never fires on arrows, ``·`` or stars (``→ See the docs``): they also start
+prose, so the converter rescues them only with peer evidence.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..lines import PROSE, Line
+
+GLYPHS = "•‣⁃⁌⁍∙◦▪▫●○■□◆◇"
+_BULLET = re.compile(r"( {0,3})[" + GLYPHS + r"][ \t]+")
+_ANY = re.compile("[" + GLYPHS + "]")
+
+
+def may_fire(text: str) -> bool:
+    """Cheap pre-check on the whole document."""
+    return _ANY.search(text) is not None
+
+
+def replace_bullet_glyphs(lines: list[Line]) -> list[Line] | None:
+    """Turn glyph bullets into ``- `` items; None when none."""
+    out: list[Line] | None = None
+    for i, line in enumerate(lines):
+        if line.kind is not PROSE:
+            continue
+        m = _BULLET.match(line.text)
+        if m is None:
+            continue
+        if out is None:
+            out = list(lines)
+        out[i] = line._replace(text=m.group(1) + "- " + line.text[m.end() :])
+    return out
