@@ -83,7 +83,7 @@ def load_corpus() -> list[tuple[str, str]]:
     return [(f.name, f.read_text(encoding="utf-8")) for f in files]
 
 
-def parser_options() -> int:
+def parser_options() -> Any:
     """The pyromark options the converter passes (read from the converter when it says)."""
     import pyromark
 
@@ -93,35 +93,41 @@ def parser_options() -> int:
         for name in ("PARSER_OPTIONS", "PYROMARK_OPTIONS", "OPTIONS"):
             value = getattr(conv_parse, name, None)
             if value is not None:
-                return int(value)
+                return value
         builder = getattr(conv_parse, "parser_options", None)
         if callable(builder):
-            from mcp_slack_block_kit import Options
+            from mcp_slack_block_kit.converter import Options
 
-            return int(builder(Options()))
+            return builder(Options())
     except ImportError:
         pass
     opts = pyromark.Options
-    return int(opts.ENABLE_TABLES | opts.ENABLE_STRIKETHROUGH | opts.ENABLE_TASKLISTS)
+    return opts.ENABLE_TABLES | opts.ENABLE_STRIKETHROUGH | opts.ENABLE_TASKLISTS
 
 
 def peer_functions() -> dict[str, Callable[[str], Any]]:
     """Each peer's Markdown -> blocks entry point (read from its source in site-packages)."""
     peers: dict[str, Callable[[str], Any]] = {}
     try:
-        from slack_markdown_parser import convert_markdown_to_slack_blocks
+        from slack_markdown_parser import (  # type: ignore[import-not-found]
+            convert_markdown_to_slack_blocks,
+        )
 
         peers["slack-markdown-parser"] = convert_markdown_to_slack_blocks
     except ImportError as exc:
         print(f"bench: slack-markdown-parser unavailable: {exc}", file=sys.stderr)
     try:
-        from markdown_to_slack_blocks import markdown_to_blocks
+        from markdown_to_slack_blocks import (  # type: ignore[import-not-found]
+            markdown_to_blocks,
+        )
 
         peers["markdown-to-slack-blocks"] = markdown_to_blocks
     except ImportError as exc:
         print(f"bench: markdown-to-slack-blocks unavailable: {exc}", file=sys.stderr)
     try:
-        from mistune_slack import slack_markdown_renderer
+        from mistune_slack import (  # type: ignore[import-not-found]
+            slack_markdown_renderer,
+        )
 
         # Built once and reused, the way an application would hold it.
         peers["mistune-slack"] = slack_markdown_renderer()
@@ -171,7 +177,7 @@ def profile(mode: str, docs: list[str], passes: int) -> None:
     import cProfile
     import pstats
 
-    from mcp_slack_block_kit import Converter, Options
+    from mcp_slack_block_kit.converter import Converter, Options
 
     conv = Converter(Options(mode=mode))
     prof = cProfile.Profile()
@@ -191,7 +197,8 @@ def profile(mode: str, docs: list[str], passes: int) -> None:
 def run(args: argparse.Namespace) -> int:
     import pyromark
 
-    from mcp_slack_block_kit import Converter, Options, normalize
+    from mcp_slack_block_kit.converter import Converter, Options
+    from mcp_slack_block_kit.normalizer import normalize
 
     corpus = load_corpus()
     docs = [text for _, text in corpus]
@@ -227,7 +234,7 @@ def run(args: argparse.Namespace) -> int:
             ok, failed = usable_inputs(fn, docs)
             workloads[f"peer {name}"] = (fn, ok)
             skipped[f"peer {name}"] = failed
-    for name, (fn, inputs) in workloads.items():  # warm-up: imports, caches, regexes
+    for fn, inputs in workloads.values():  # warm-up: imports, caches, regexes
         time_pass(fn, inputs)
 
     samples: dict[str, list[float]] = {name: [] for name in workloads}
