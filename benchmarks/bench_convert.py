@@ -83,26 +83,29 @@ def load_corpus() -> list[tuple[str, str]]:
     return [(f.name, f.read_text(encoding="utf-8")) for f in files]
 
 
-def parser_options() -> Any:
-    """The pyromark options the converter passes (read from the converter when it says)."""
+def bare_parser() -> tuple[Callable[[str], Any], str]:
+    """The parse call the converter makes, with the same options (and a description).
+
+    Prefers the converter's own prebuilt ``pyromark.Markdown`` (tables on, the default
+    ``enable_tables=True``); falls back to ``pyromark.events_with_range`` with the
+    options converter.md §6.0 names.
+    """
     import pyromark
 
-    try:  # the converter's parse module is the one place that builds the parser call
+    try:  # the converter's parse module is the one place that builds the parser
         from mcp_slack_block_kit.converter import parse as conv_parse
 
-        for name in ("PARSER_OPTIONS", "PYROMARK_OPTIONS", "OPTIONS"):
-            value = getattr(conv_parse, name, None)
-            if value is not None:
-                return value
-        builder = getattr(conv_parse, "parser_options", None)
-        if callable(builder):
-            from mcp_slack_block_kit.converter import Options
-
-            return builder(Options())
-    except ImportError:
+        parser = conv_parse._PARSERS[True]
+        return parser.events_with_range, "converter's pyromark.Markdown (tables, strike, tasks)"
+    except (ImportError, AttributeError, KeyError):
         pass
     opts = pyromark.Options
-    return opts.ENABLE_TABLES | opts.ENABLE_STRIKETHROUGH | opts.ENABLE_TASKLISTS
+    flags = opts.ENABLE_TABLES | opts.ENABLE_STRIKETHROUGH | opts.ENABLE_TASKLISTS
+
+    def parse(text: str) -> Any:
+        return pyromark.events_with_range(text, options=flags)
+
+    return parse, "pyromark.events_with_range(tables, strike, tasks)"
 
 
 def peer_functions() -> dict[str, Callable[[str], Any]]:
@@ -213,12 +216,13 @@ def run(args: argparse.Namespace) -> int:
         profile(args.profile, docs, args.passes)
         return 0
 
-    popts = parser_options()
+    events, parse_desc = bare_parser()
+    print(f"bare parse: {parse_desc}, events listed")
     rich = Converter(Options(mode="rich_text")).convert
     auto = Converter(Options(mode="auto")).convert
 
     def parse_only(text: str) -> Any:
-        return list(pyromark.events_with_range(text, options=popts))
+        return list(events(text))
 
     ours: dict[str, Callable[[str], Any]] = {
         "pyromark parse (events_with_range)": parse_only,
