@@ -78,6 +78,7 @@ border-radius:8px;background:#dddddd}
 .sbk-list-border{border-left:4px solid #dddddd}
 .sbk-task{font-family:Monaco,Menlo,Consolas,monospace;font-size:12px;color:#616061}
 .sbk-task-done{color:#007a5a}
+.sbk-markdown .sbk-task{font:16px/1 inherit;font-family:inherit}
 .sbk-emoji{font-size:1.1em;line-height:1}
 .sbk-emoji-unknown{font-size:1em;color:#616061}
 .sbk-date{border-bottom:1px dotted #616061}

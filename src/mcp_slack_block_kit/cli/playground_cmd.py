@@ -1,0 +1,54 @@
+"""``playground``: serve the live Markdown → Block Kit preview page on 127.0.0.1."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+
+from ._io import CliError
+
+EPILOG = """\
+examples:
+  mcp-slack-block-kit playground              # a free port; the URL is printed
+  mcp-slack-block-kit playground --port 8765 --open
+
+Type Markdown on the left; the Slack-style preview and the Block Kit JSON update as you
+type. The server listens on 127.0.0.1 only and runs until interrupted (Ctrl+C).
+"""
+
+_MAX_PORT = 65535
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the playground flags."""
+    parser.epilog = EPILOG
+    parser.add_argument("--port", type=int, default=0, metavar="N",
+                        help="port on 127.0.0.1 (default: a free port)")
+    parser.add_argument("--open", action="store_true",
+                        help="open the page in a browser, when one is available")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until interrupted; the first stdout line is ``playground: <url>``."""
+    if not 0 <= args.port <= _MAX_PORT:
+        raise CliError(f"--port {args.port}: want 0..{_MAX_PORT}")
+    from ..playground import make_server
+
+    try:
+        server = make_server(args.port)
+    except OSError as exc:
+        raise CliError(f"playground: cannot listen on 127.0.0.1:{args.port}: "
+                       f"{exc.strerror or exc}") from None
+    with server:
+        sys.stdout.write(f"playground: {server.url}\n")
+        sys.stdout.flush()
+        sys.stderr.write("serving on 127.0.0.1 only; press Ctrl+C to stop\n")
+        if args.open:
+            import webbrowser
+
+            if not webbrowser.open(server.url):
+                sys.stderr.write("note: no browser available; open the URL yourself\n")
+        with contextlib.suppress(KeyboardInterrupt):
+            server.serve_forever()
+    return 0
