@@ -1,0 +1,77 @@
+"""``split``: Markdown or Block Kit JSON → ready-to-post messages (a JSON array)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from ._io import (
+    CliError,
+    add_converter_flags,
+    add_input_argument,
+    options_from_args,
+    read_text,
+    write_json,
+)
+
+EPILOG = """\
+examples:
+  mcp-slack-block-kit split reply.md > messages.json
+  mcp-slack-block-kit split blocks.json --input blocks --pretty
+
+Input: Markdown, or Block Kit JSON (a list of blocks or a payload {"blocks": [...]}).
+With --input auto (default) text that parses as such JSON is blocks, anything else is
+Markdown. Output: a JSON array of messages {"blocks": [...], "text": "..."}, each of which
+passes `validate` on its own; post them in order (chat.postMessage blocks= and text=).
+"""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the split flags."""
+    parser.epilog = EPILOG
+    add_input_argument(parser, "Markdown or Block Kit JSON")
+    parser.add_argument("--input", choices=("auto", "markdown", "blocks"), default="auto",
+                        help="how to read the input (default: auto-detect)")
+    add_converter_flags(parser)
+    parser.add_argument("--pretty", action="store_true", help="indent the JSON")
+
+
+def _as_blocks(text: str, kind: str) -> Any:
+    """The parsed JSON when the input is blocks, else ``None`` (Markdown)."""
+    if kind == "markdown":
+        return None
+    stripped = text.lstrip()
+    if kind == "auto" and not stripped.startswith(("[", "{")):
+        return None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        if kind == "blocks":
+            raise CliError(f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+                           ) from None
+        return None
+    if kind == "auto" and not (isinstance(data, list) or (
+            isinstance(data, dict) and "blocks" in data)):
+        return None
+    return data
+
+
+def run(args: argparse.Namespace) -> int:
+    """Split and print the messages."""
+    from ..exceptions import BlockDecodeError, SlackBlockKitError
+    from ..messages import to_messages
+
+    text = read_text(args.file)
+    data = _as_blocks(text, args.input)
+    try:
+        if data is None:
+            messages = to_messages(text, options=options_from_args(args))
+        else:
+            messages = to_messages(data)
+    except BlockDecodeError as exc:
+        raise CliError(f"invalid input: {exc}") from None
+    except SlackBlockKitError as exc:
+        raise CliError(f"convert: {exc}") from None
+    write_json(messages, pretty=args.pretty)
+    return 0

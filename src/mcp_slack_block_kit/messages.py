@@ -1,0 +1,306 @@
+"""Turn a reply into ready-to-post Slack messages that each pass ``validate`` (spec §3.1)."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from .blocks.limits import (
+    MAX_BLOCKS_PER_MESSAGE,
+    MAX_MARKDOWN_BLOCK_SUM,
+    MAX_MESSAGE_TEXT_CHARS,
+    MAX_SECTION_TEXT_CHARS,
+    MAX_TABLE_ROWS,
+)
+from .blocks.shape import Block, decode_blocks
+from .blocks.split import _chunk, split_text
+
+__all__ = ["text_size", "to_messages"]
+
+# A fence line of the CommonMark kind: ≤3 spaces, ≥3 backticks or tildes, then the info string.
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
+
+
+def _blen(s: str) -> int:
+    return len(s.encode("utf-8"))
+
+
+def text_size(value: Any) -> int:
+    """Sum of the UTF-8 lengths of every string stored under a ``text`` key inside ``value``."""
+    total = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            for key, v in item.items():
+                if key == "text" and isinstance(v, str):
+                    total += _blen(v)
+                elif isinstance(v, (dict, list)):
+                    stack.append(v)
+        elif isinstance(item, list):
+            stack.extend(v for v in item if isinstance(v, (dict, list)))
+    return total
+
+
+# -- Markdown / mrkdwn text ------------------------------------------------------------------
+
+
+def _open_fence(text: str, fence: tuple[str, str] | None) -> tuple[str, str] | None:
+    """The fence (marker, info string) still open at the end of ``text``."""
+    for line in text.split("\n"):
+        m = _FENCE.match(line)
+        if m is None:
+            continue
+        marker, rest = m.group(1), m.group(2)
+        if fence is None:
+            if not (marker[0] == "`" and "`" in rest):  # a backtick fence's info has no `
+                fence = (marker, rest.strip())
+        elif marker[0] == fence[0][0] and len(marker) >= len(fence[0]) and not rest.strip():
+            fence = None
+    return fence
+
+
+def _split_fenced_text(text: str, limit: int) -> list[str]:
+    """``split_text`` at ``limit`` bytes, closing a fenced code block at a cut and reopening
+    it (same fence, same info string) in the next part; the fence lines count towards
+    ``limit``."""
+    parts: list[str] = []
+    reopen = ""
+    fence: tuple[str, str] | None = None
+    rest = text
+    while _blen(reopen) + _blen(rest) > limit:
+        budget = limit - _blen(reopen)
+        piece = split_text(rest, budget)[0]
+        state = _open_fence(piece, fence)
+        if state is not None:
+            # Leave room for "\n" + the closing marker, and cut at a line end inside code.
+            piece = split_text(rest, budget - len(state[0]) - 1)[0]
+            state = _open_fence(piece, fence)
+            if state is not None and not piece.endswith("\n"):
+                nl = piece.rfind("\n")
+                if nl >= 0 and _open_fence(piece[:nl + 1], fence) == state:
+                    piece = piece[:nl + 1]
+        if not piece:  # only a pathological limit gets here; never loop forever
+            break
+        if state is not None:
+            close = ("" if piece.endswith("\n") else "\n") + state[0]
+            parts.append(reopen + piece + close)
+            reopen = f"{state[0]}{state[1]}\n"
+        else:
+            parts.append(reopen + piece)
+            reopen = ""
+        fence = state
+        rest = rest[len(piece):]
+    parts.append(reopen + rest)
+    return parts
+
+
+def _split_markdown_block(block: Block) -> list[Block]:
+    text = block.get("text")
+    if not isinstance(text, str) or _blen(text) <= MAX_MARKDOWN_BLOCK_SUM:
+        return [block]
+    return _with_parts(block, [{"text": t} for t in
+                               _split_fenced_text(text, MAX_MARKDOWN_BLOCK_SUM)])
+
+
+def _split_section(block: Block) -> list[Block]:
+    text_obj = block.get("text")
+    text = text_obj.get("text") if isinstance(text_obj, dict) else None
+    if not isinstance(text, str) or _blen(text) <= MAX_SECTION_TEXT_CHARS:
+        return [block]
+    pieces = _split_fenced_text(text, MAX_SECTION_TEXT_CHARS)
+    assert isinstance(text_obj, dict)
+    out = []
+    for i, piece in enumerate(pieces):
+        part = dict(block) if i == 0 else {k: v for k, v in block.items()
+                                           if k not in ("fields", "accessory", "block_id")}
+        part["text"] = {**text_obj, "text": piece}
+        out.append(part)
+    return out
+
+
+def _with_parts(block: Block, updates: list[dict[str, Any]]) -> list[Block]:
+    """Copies of ``block`` with each update applied; only the first keeps ``block_id``."""
+    out = []
+    for i, update in enumerate(updates):
+        part = dict(block)
+        if i:
+            part.pop("block_id", None)
+        part.update(update)
+        out.append(part)
+    return out
+
+
+# -- rich_text -------------------------------------------------------------------------------
+
+
+def _pack(items: Iterable[Any], budget: int) -> Iterator[list[Any]]:
+    """Greedy, order-keeping groups whose text size stays ≤ ``budget`` (an item that is
+    larger on its own gets a group of its own)."""
+    group: list[Any] = []
+    size = 0
+    for item in items:
+        n = text_size(item)
+        if group and size + n > budget:
+            yield group
+            group, size = [], 0
+        group.append(item)
+        size += n
+    if group:
+        yield group
+
+
+def _line_pieces(text: str, budget: int) -> list[str]:
+    """Cut code at line ends into pieces ≤ ``budget``; a single longer line via split_text."""
+    lines = text.splitlines(keepends=True)
+    pieces: list[str] = []
+    current = ""
+    for line in lines:
+        if _blen(line) > budget:
+            if current:
+                pieces.append(current)
+                current = ""
+            pieces.extend(split_text(line, budget))
+        elif _blen(current) + _blen(line) > budget:
+            pieces.append(current)
+            current = line
+        else:
+            current += line
+    if current:
+        pieces.append(current)
+    return pieces
+
+
+def _split_inline(elements: list[Any], budget: int, *, code: bool) -> list[Any]:
+    """Split every over-budget ``text`` element into consecutive ones with the same style."""
+    out: list[Any] = []
+    for el in elements:
+        text = el.get("text") if isinstance(el, dict) and el.get("type") == "text" else None
+        if isinstance(text, str) and _blen(text) > budget:
+            pieces = _line_pieces(text, budget) if code else split_text(text, budget)
+            out.extend({**el, "text": piece} for piece in pieces)
+        else:
+            out.append(el)
+    return out
+
+
+def _split_element(el: Any, budget: int) -> list[Any]:
+    """Split one top-level rich_text element into parts of text size ≤ ``budget``."""
+    if not isinstance(el, dict) or text_size(el) <= budget:
+        return [el]
+    type_ = el.get("type")
+    children = el.get("elements") or []
+    if type_ == "rich_text_list":
+        items: list[Any] = []
+        for item in children:
+            if isinstance(item, dict) and text_size(item) > budget:
+                items.extend({**item, "elements": group} for group in _pack(
+                    _split_inline(item.get("elements") or [], budget, code=False), budget))
+            else:
+                items.append(item)
+        parts = []
+        offset = el.get("offset") or 0
+        for group in _pack(items, budget):
+            part = {**el, "elements": group}
+            if offset:
+                part["offset"] = offset
+            else:
+                part.pop("offset", None)
+            parts.append(part)
+            offset += len(group)
+        return parts
+    if type_ in ("rich_text_section", "rich_text_quote", "rich_text_preformatted"):
+        inline = _split_inline(children, budget, code=type_ == "rich_text_preformatted")
+        return [{**el, "elements": group} for group in _pack(inline, budget)]
+    return [el]
+
+
+def _split_rich_text(block: Block) -> list[Block]:
+    budget = MAX_MESSAGE_TEXT_CHARS
+    if text_size(block) <= budget:
+        return [block]
+    elements = [part for el in block.get("elements") or [] for part in _split_element(el, budget)]
+    return _with_parts(block, [{"elements": group} for group in _pack(elements, budget)])
+
+
+def _split_table(block: Block) -> list[Block]:
+    rows = block.get("rows") or []
+    if len(rows) <= MAX_TABLE_ROWS:
+        return [block]
+    header, body = rows[0], rows[1:]
+    step = MAX_TABLE_ROWS - 1
+    return _with_parts(block, [{"rows": [header, *body[i:i + step]]}
+                               for i in range(0, len(body), step)])
+
+
+_SPLITTERS = {
+    "markdown": _split_markdown_block,
+    "section": _split_section,
+    "rich_text": _split_rich_text,
+    "table": _split_table,
+}
+
+
+def _split_oversized(blocks: Iterable[Block]) -> Iterator[Block]:
+    for block in blocks:
+        splitter = _SPLITTERS.get(block["type"])
+        if splitter is None:
+            yield block
+        else:
+            yield from splitter(block)
+
+
+# -- conversion ------------------------------------------------------------------------------
+
+
+def _convert(markdown: str, options: Any) -> tuple[list[Block], bool]:
+    """Convert with ``options``; never refuse for size (markdown_block falls back to
+    rich_text, as auto mode does)."""
+    from .converter import Converter
+    from .converter.options import Mode, default_options
+    from .exceptions import MarkdownBlockTooLargeError
+
+    if options is None:
+        options = default_options()
+    try:
+        result = Converter(options).convert(markdown)
+    except MarkdownBlockTooLargeError:
+        result = Converter(dataclasses.replace(options, mode=Mode.RICH_TEXT)).convert(markdown)
+    return result.blocks, bool(options.allow_broadcasts)
+
+
+def to_messages(markdown_or_blocks: str | list[Block] | dict[str, Any], *,
+                options: Any = None) -> list[dict[str, Any]]:
+    """Turn a reply into the messages a bot posts one after another.
+
+    ``markdown_or_blocks`` is Markdown (converted with ``options``, an ``Options``; ``None``
+    means the defaults) or a list of blocks / ``{"blocks": [...]}`` payload (shape-checked
+    and used as given). Oversized blocks are split, never truncated, and the blocks are
+    grouped into messages ``{"blocks": [...], "text": fallback}`` that each pass
+    ``validate`` on their own (≤ 50 blocks, ≤ 1 table, ≤ 12,000 bytes of markdown and of
+    text). ``text`` is never empty. In Slack Bolt::
+
+        for m in to_messages(reply):
+            say(**m)
+    """
+    from .converter.fallback import derive_text_fallback
+
+    if isinstance(markdown_or_blocks, str):
+        if not markdown_or_blocks.strip():
+            return []
+        blocks, allow_broadcasts = _convert(markdown_or_blocks, options)
+    else:
+        blocks, allow_broadcasts = decode_blocks(markdown_or_blocks), False
+    if not blocks:
+        return []
+    chunks = _chunk(_split_oversized(blocks), MAX_BLOCKS_PER_MESSAGE,
+                    MAX_MESSAGE_TEXT_CHARS, text_size)
+    messages: list[dict[str, Any]] = []
+    for i, chunk in enumerate(chunks, 1):
+        text = derive_text_fallback(chunk, allow_broadcasts=allow_broadcasts)
+        messages.append({"blocks": chunk,
+                         "text": text or f"(continued, part {i} of {len(chunks)})"})
+    return messages
+
