@@ -16,7 +16,8 @@ below, compare with ``is`` or ``==``), ``start``/``end`` (UTF-8 byte range in
 ==============  ==========  =================================================
 kind            class       attributes / children
 ==============  ==========  =================================================
-DOCUMENT        Document    ``source`` (str), ``source_bytes``, ``has_image``
+DOCUMENT        Document    ``source`` (str), ``source_bytes``, ``depth`` (§6.4
+                            tree depth), ``has_image``
                             (a non-refused image anywhere), ``table_overflow``
                             (a table with >100 rows or >20 columns),
                             ``patterns`` (frozenset of the §9.2 pattern names);
@@ -288,7 +289,7 @@ class Table(Node):
 class Document(Node):
     """The root: top-level blocks plus facts the auto-mode picker needs."""
 
-    __slots__ = ("has_image", "patterns", "source", "source_bytes", "table_overflow")
+    __slots__ = ("depth", "has_image", "patterns", "source", "source_bytes", "table_overflow")
 
     def __init__(self, source: str, source_bytes: bytes) -> None:
         super().__init__(DOCUMENT, 0, len(source_bytes))
@@ -297,6 +298,7 @@ class Document(Node):
         self.has_image = False
         self.table_overflow = False
         self.patterns: frozenset[str] = frozenset()
+        self.depth = 1
 
 
 _BASE_FLAGS = pyromark.Options.ENABLE_STRIKETHROUGH | pyromark.Options.ENABLE_TASKLISTS
@@ -348,6 +350,7 @@ def parse(markdown: str, options: Options) -> Document:
     depth = facts.max_depth + 1
     if depth > options.max_nesting_depth:
         raise InputTooDeeplyNestedError(depth, options.max_nesting_depth)
+    doc.depth = depth
     doc.has_image = facts.has_image
     doc.table_overflow = facts.table_overflow
     doc.patterns = frozenset(facts.patterns)
