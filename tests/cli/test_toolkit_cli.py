@@ -1,0 +1,199 @@
+"""CLI sub-commands validate, lint, split and to-markdown (tools.md §12.1)."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mcp_slack_block_kit.cli import main
+
+HEADER_200 = [{"type": "header", "text": {"type": "plain_text", "text": "h" * 200}}]
+DIVIDER = [{"type": "divider"}]
+
+
+def write(tmp_path: Path, data: Any, name: str = "in.json") -> str:
+    path = tmp_path / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_validate_valid_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A valid payload: exit 0, nothing on stdout, a summary on stderr."""
+    status, out, err = run_cli(capsys, "validate", write(tmp_path, DIVIDER))
+    assert (status, out) == (0, "")
+    assert err == "valid: 1 blocks, 0 errors, 0 warnings\n"
+
+
+def test_validate_invalid_readable(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An invalid payload: exit 1 and one readable line per violation."""
+    status, out, err = run_cli(capsys, "validate", write(tmp_path, HEADER_200))
+    assert status == 1
+    assert out == ("error /blocks/0/text/text header_text_too_long: header text is 200 chars; "
+                   "max 150 (hint: shorten the heading or fall back to a bold section.mrkdwn "
+                   "block)\n")
+    assert err.startswith("invalid: 1 blocks, 1 error")
+
+
+def test_validate_json_and_payload(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--json prints the tool object; a payload object is accepted."""
+    status, out, _ = run_cli(capsys, "validate", "--json",
+                             write(tmp_path, {"blocks": DIVIDER * 60}))
+    assert status == 1
+    data = json.loads(out)
+    assert data["valid"] is False and data["warnings"] == []
+    assert data["errors"][0]["code"] == "blocks_per_message_exceeded"
+    assert data["errors"][0]["path"] == "/blocks"
+
+
+def test_validate_surface_and_strict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--surface modal lifts the ceiling to 100; --strict adds the mrkdwn rule."""
+    assert run_cli(capsys, "validate", "--surface", "modal", write(tmp_path, DIVIDER * 100))[0] == 0
+    section = [{"type": "section", "text": {"type": "mrkdwn", "text": "hi"}}]
+    path = write(tmp_path, section, "s.json")
+    assert run_cli(capsys, "validate", path)[0] == 0
+    status, out, _ = run_cli(capsys, "validate", "--strict", path)
+    assert status == 1 and "deprecated_mrkdwn_section" in out
+
+
+def test_validate_bad_surface_is_usage_error(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """An unknown surface is a usage error (exit 2)."""
+    status, _, err = run_cli(capsys, "validate", "--surface", "spaceship",
+                             write(tmp_path, DIVIDER))
+    assert status == 2 and err.startswith("error: ") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(("command", "text", "message"), [
+    ("validate", "[{", "error: invalid JSON: "),
+    ("lint", "not json", "error: invalid JSON: "),
+    ("to-markdown", "", "error: invalid JSON: "),
+    ("validate", '{"text": "x"}', 'error: invalid input: payload has no "blocks" array\n'),
+    ("lint", '[{"type": 1}]', "error: invalid input: blocks[0].type: expected string\n"),
+    ("to-markdown", '"x"', "error: invalid input: blocks: expected array\n"),
+    ("validate", '[{"type":"section","text":{"type":"mrkdwn","text":5}}]',
+     "error: invalid input: blocks[0].text.text: expected string\n"),
+])
+def test_malformed_input_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                command: str, text: str, message: str) -> None:
+    """Malformed JSON or blocks: one line on stderr, nothing on stdout, exit 2."""
+    status, out, err = run_cli(capsys, command, write(tmp_path, text))
+    assert (status, out) == (2, "")
+    assert err.startswith(message) and err.count("\n") == 1
+
+
+def test_missing_file_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An unreadable file is a one-line error."""
+    status, _, err = run_cli(capsys, "validate", str(tmp_path / "nope.json"))
+    assert status == 2 and err.startswith("error: read ")
+
+
+def test_validate_reads_stdin(monkeypatch: pytest.MonkeyPatch,
+                              capsys: pytest.CaptureFixture[str]) -> None:
+    """Without a file argument the payload comes from stdin."""
+    stdin = io.TextIOWrapper(io.BytesIO(json.dumps(HEADER_200).encode()))
+    monkeypatch.setattr(sys, "stdin", stdin)
+    assert run_cli(capsys, "validate")[0] == 1
+
+
+def test_lint_readable_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """lint prints findings readably or as {"findings": [...]}; always exit 0."""
+    header = [{"type": "header", "text": {"type": "plain_text", "text": "h" * 145}}]
+    path = write(tmp_path, header)
+    status, out, _ = run_cli(capsys, "lint", path)
+    assert status == 0
+    assert out == ("warning /blocks/0/text/text header_near_limit: 145/150 chars (96%) "
+                   "(hint: shorten heading or split into a section)\n")
+    status, out, _ = run_cli(capsys, "lint", "--json", path)
+    assert json.loads(out)["findings"][0]["code"] == "header_near_limit"
+    assert run_cli(capsys, "lint", "--header-pct", "100", path)[1] == ""
+    status, out, _ = run_cli(capsys, "lint", "--json", write(tmp_path, DIVIDER, "d.json"))
+    assert (status, json.loads(out)) == (0, {"findings": []})
+
+
+def test_lint_surface_and_invalid_payload(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """lint exits 0 even for an invalid payload; --surface picks the ceiling."""
+    status, out, _ = run_cli(capsys, "lint", "--surface", "modal",
+                             write(tmp_path, DIVIDER * 120))
+    assert status == 0
+    assert "120 blocks (120% of Slack's 100-block limit for the modal surface)" in out
+
+
+def test_to_markdown(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Markdown on stdout, each warning once on stderr."""
+    blocks = [{"type": "header", "text": {"type": "plain_text", "text": "Title"}},
+              {"type": "actions", "elements": []}, {"type": "actions", "elements": []},
+              {"type": "divider"}]
+    status, out, err = run_cli(capsys, "to-markdown", write(tmp_path, {"blocks": blocks}))
+    assert (status, out) == (0, "# Title\n\n---\n")
+    assert err == ("warning: actions blocks (buttons, menus) have no Markdown equivalent and "
+                   "were omitted\n")
+
+
+def test_to_markdown_empty(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Empty input prints nothing."""
+    assert run_cli(capsys, "to-markdown", write(tmp_path, [])) == (0, "", "")
+
+
+def test_split_blocks_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Blocks JSON is split into messages, each with blocks and a non-empty text."""
+    status, out, _ = run_cli(capsys, "split", write(tmp_path, DIVIDER * 60))
+    messages = json.loads(out)
+    assert status == 0 and [len(m["blocks"]) for m in messages] == [50, 10]
+    assert [m["text"] for m in messages] == ["(continued, part 1 of 2)",
+                                             "(continued, part 2 of 2)"]
+    assert list(messages[0]) == ["blocks", "text"]
+
+
+def test_split_markdown_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Markdown input is converted first (auto mode: one markdown block)."""
+    status, out, _ = run_cli(capsys, "split", write(tmp_path, "hello\n", "r.md"))
+    assert status == 0
+    assert json.loads(out) == [{"blocks": [{"type": "markdown", "text": "hello"}],
+                                "text": "hello"}]
+
+
+def test_split_markdown_that_looks_like_json(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """Text that is not a blocks list/payload is Markdown; --input forces a reading."""
+    path = write(tmp_path, "[link](https://x.com) text\n", "r.md")
+    status, out, _ = run_cli(capsys, "split", "--mode", "rich_text", path)
+    assert status == 0 and json.loads(out)[0]["blocks"][0]["type"] == "rich_text"
+    status, _, err = run_cli(capsys, "split", "--input", "blocks", path)
+    assert status == 2 and err.startswith("error: invalid JSON: ")
+    status, out, _ = run_cli(capsys, "split", "--input", "markdown",
+                             write(tmp_path, '[{"type": "divider"}]', "j.md"))
+    assert status == 0 and json.loads(out)[0]["blocks"][0]["type"] != "divider"
+
+
+def test_split_bad_blocks_and_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Malformed blocks and bad converter options are one-line errors (exit 2)."""
+    status, _, err = run_cli(capsys, "split", write(tmp_path, [{"type": 3}]))
+    assert status == 2 and err == "error: invalid input: blocks[0].type: expected string\n"
+    status, _, err = run_cli(capsys, "split", "--mode", "bogus", write(tmp_path, "x", "r.md"))
+    assert status == 2 and "invalid Mode" in err
+
+
+def test_split_empty_markdown(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Whitespace-only Markdown gives an empty array."""
+    assert run_cli(capsys, "split", write(tmp_path, "  \n", "r.md"))[:2] == (0, "[]\n")
+
+
+def test_subprocess_smoke(tmp_path: Path) -> None:
+    """The real console entry point validates a file (exit 1 on an invalid payload)."""
+    path = write(tmp_path, HEADER_200)
+    proc = subprocess.run([sys.executable, "-m", "mcp_slack_block_kit", "validate", path],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1 and "header_text_too_long" in proc.stdout
