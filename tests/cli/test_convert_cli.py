@@ -1,0 +1,375 @@
+"""``mcp-slack-block-kit convert`` (tools.md §12.2): in-process ``main([...])`` and real processes."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from blockcheck import assert_valid_blocks
+from mcp_slack_block_kit.blocks.preview import preview_url
+from mcp_slack_block_kit.cli import main
+from mcp_slack_block_kit.converter import convert
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = Path(sys.executable).with_name("mcp-slack-block-kit")
+EXAMPLE = ROOT / "examples" / "deal-summary.md"
+
+
+def run_cli(argv: list[str], stdin: bytes | str = b"", *,
+            monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+            ) -> tuple[int, str, str]:
+    """Run ``main(argv)`` with ``stdin`` as standard input; return (status, stdout, stderr)."""
+    data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+    status = main(argv)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.fixture
+def cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Any:
+    def _run(argv: list[str], stdin: bytes | str = b"") -> tuple[int, str, str]:
+        return run_cli(argv, stdin, monkeypatch=monkeypatch, capsys=capsys)
+    return _run
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+# -- output shape --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("stdin", ["", "\n", "   \n\t\n"])
+def test_empty_input_prints_exact_empty_result(cli: Any, stdin: str) -> None:
+    """[D15] `echo '' | … convert` prints exactly the three keys with empty values."""
+    status, out, err = cli(["convert"], stdin)
+    assert (status, out, err) == (0, '{"blocks":[],"text_fallback":"","warnings":[]}\n', "")
+
+
+@pytest.mark.parametrize("mode", ["auto", "rich_text", "markdown_block", "section_mrkdwn", ""])
+@pytest.mark.parametrize("text", [
+    "# Release notes\n\nBody with **bold** and a [link](https://example.com).\n",
+    "Just some short prose.",
+    "- a\n- b\n\n| h1 | h2 |\n|---|---|\n| x | y |\n",
+])
+def test_output_is_compact_json_with_three_keys(cli: Any, mode: str, text: str) -> None:
+    status, out, err = cli(["convert", "--mode", mode], text)
+    assert status == 0, err
+    doc = json.loads(out)
+    assert list(doc) == ["blocks", "text_fallback", "warnings"]
+    assert out == _compact(doc), "compact separators, one trailing newline"
+    assert isinstance(doc["text_fallback"], str) and isinstance(doc["warnings"], list)
+    assert_valid_blocks(doc["blocks"])
+    expected = convert(text, mode=mode or "auto")
+    assert doc == {"blocks": expected.blocks, "text_fallback": expected.text_fallback,
+                   "warnings": expected.warnings}, "same output as the library for the same options"
+
+
+def test_warnings_and_fallback_present_when_empty(cli: Any) -> None:
+    """rich_text output with no warnings still carries `warnings: []` and the fallback."""
+    status, out, _ = cli(["convert", "--mode", "rich_text"], "hello world")
+    doc = json.loads(out)
+    assert status == 0 and doc["warnings"] == [] and doc["text_fallback"] == "hello world"
+
+
+def test_non_ascii_is_not_escaped(cli: Any) -> None:
+    status, out, _ = cli(["convert", "--mode", "rich_text"], "Grüße aus 東京 🎉")
+    assert status == 0
+    assert "Grüße aus 東京 🎉" in out and "\\u" not in out
+
+
+def test_pretty_indents_two_spaces(cli: Any) -> None:
+    status, out, _ = cli(["convert", "--pretty", "--mode", "rich_text"], "# Title\n\nbody")
+    doc = json.loads(out)
+    assert status == 0
+    assert out == json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+    assert out.startswith('{\n  "blocks": [\n')
+
+
+def test_file_argument_and_dash_read_the_same_input(cli: Any, tmp_path: Path) -> None:
+    text = "## Plan\n\n1. one\n2. two\n"
+    path = tmp_path / "reply.md"
+    path.write_text(text, encoding="utf-8")
+    from_file = cli(["convert", str(path), "--mode", "rich_text"])
+    from_dash = cli(["convert", "-", "--mode", "rich_text"], text)
+    from_stdin = cli(["convert", "--mode", "rich_text"], text)
+    assert from_file == from_dash == from_stdin
+    assert from_file[0] == 0
+
+
+def test_bundled_example_converts(cli: Any) -> None:
+    """The README's quick-start input converts to valid blocks in every mode."""
+    for mode in ("auto", "rich_text", "markdown_block", "section_mrkdwn"):
+        status, out, err = cli(["convert", str(EXAMPLE), "--mode", mode])
+        assert status == 0, err
+        doc = json.loads(out)
+        assert doc["blocks"], mode
+        assert_valid_blocks(doc["blocks"])
+        assert "<!channel>" not in out, "the example's broadcast must be escaped"
+
+
+# -- flags ---------------------------------------------------------------------------------
+
+def test_smoke_example_from_the_spec(cli: Any) -> None:
+    """tools.md §12.2 smoke example: V11 decodes, V6 balances, the text is re-escaped."""
+    status, out, err = cli(["convert", "--mode", "rich_text", "--decode-html-entities",
+                            "--repair-mismatched-emphasis", "--pretty"],
+                           "**italic*\nTom &amp; Jerry\n")
+    assert status == 0, err
+    doc = json.loads(out)
+    elements = [el for block in doc["blocks"] for part in block.get("elements", [])
+                for el in part.get("elements", [])]
+    assert any(el.get("type") == "text" and el.get("text") == "italic"
+               and el.get("style", {}).get("italic") for el in elements), elements
+    assert any("Tom &amp; Jerry" in el.get("text", "") for el in elements), elements
+    assert len(doc["warnings"]) == 1
+    assert doc["warnings"][0].startswith("normalized input")
+    assert "V11, V6" in doc["warnings"][0]
+
+
+def test_allow_broadcasts_flag(cli: Any) -> None:
+    _, safe, _ = cli(["convert", "--mode", "markdown_block"], "alert <!channel> please")
+    _, raw, _ = cli(["convert", "--mode", "markdown_block", "--allow-broadcasts"],
+                    "alert <!channel> please")
+    assert json.loads(safe)["blocks"][0]["text"] == "alert &lt;!channel&gt; please"
+    assert json.loads(raw)["blocks"][0]["text"] == "alert <!channel> please"
+
+
+def test_preserve_mention_tokens_flag(cli: Any) -> None:
+    text = "Ping <@U012AB3CD> then <!channel>"
+    _, out, _ = cli(["convert", "--mode", "markdown_block", "--preserve-mention-tokens"], text)
+    md = json.loads(out)["blocks"][0]["text"]
+    assert "<@U012AB3CD>" in md and "&lt;!channel&gt;" in md
+    _, out, _ = cli(["convert", "--mode", "markdown_block"], text)
+    assert "&lt;@U012AB3CD&gt;" in json.loads(out)["blocks"][0]["text"]
+
+
+def test_prefer_rich_text_flag(cli: Any) -> None:
+    _, auto_out, _ = cli(["convert"], "Just some short prose.")
+    _, rich_out, _ = cli(["convert", "--prefer-rich-text"], "Just some short prose.")
+    assert [b["type"] for b in json.loads(auto_out)["blocks"]] == ["markdown"]
+    rich = json.loads(rich_out)
+    assert rich["blocks"] and all(b["type"] != "markdown" for b in rich["blocks"])
+    assert rich["warnings"] == []
+
+
+def test_block_id_prefix_flag(cli: Any) -> None:
+    _, out, _ = cli(["convert", "--mode", "rich_text", "--block-id-prefix", "test"],
+                    "# A\n\nB\n\n---")
+    assert [b["block_id"] for b in json.loads(out)["blocks"]] == ["test-1", "test-2", "test-3"]
+
+
+def test_block_id_prefix_too_long_is_an_init_error(cli: Any) -> None:
+    status, out, err = cli(["convert", "--block-id-prefix", "x" * 255], "hi")
+    assert (status, out) == (2, "")
+    assert err == ("error: converter init: converter: BlockIDPrefix length 255 leaves no room "
+                   "for sequence suffix\n")
+
+
+def test_mention_map_json(cli: Any) -> None:
+    status, out, err = cli(["convert", "--mode", "rich_text", "--mention-map",
+                            '{"alice": "U123ABC"}'], "ping @alice please")
+    assert status == 0, err
+    users = [el for b in json.loads(out)["blocks"] for p in b["elements"]
+             for el in p["elements"] if el["type"] == "user"]
+    assert users == [{"type": "user", "user_id": "U123ABC"}]
+
+
+def test_mention_map_from_file(cli: Any, tmp_path: Path) -> None:
+    mapping = tmp_path / "map.json"
+    mapping.write_text('{"general": "C12345", "team": "S98765"}', encoding="utf-8")
+    status, out, err = cli(["convert", "--mode", "rich_text", "--mention-map", f"@{mapping}"],
+                           "see @general and cc @team")
+    assert status == 0, err
+    types = {el["type"] for b in json.loads(out)["blocks"] for p in b["elements"]
+             for el in p["elements"]}
+    assert {"channel", "usergroup"} <= types
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ('{"alice": "<!channel>"}',
+     'error: converter init: converter: MentionMap["alice"] = "<!channel>" is not a Slack user '
+     "(U…/W…), channel (C…) or user group (S…) ID\n"),
+    ("{not json", "error: --mention-map: invalid JSON: Expecting property name enclosed in "
+                  "double quotes\n"),
+    ('["U123"]', "error: converter init: converter: MentionMap must be a mapping of handle to "
+                 "Slack ID\n"),
+])
+def test_bad_mention_map_exits_2(cli: Any, value: str, message: str) -> None:
+    status, out, err = cli(["convert", "--mention-map", value], "ping @alice")
+    assert (status, out, err) == (2, "", message)
+
+
+def test_mention_map_missing_file_exits_2(cli: Any, tmp_path: Path) -> None:
+    status, out, err = cli(["convert", "--mention-map", f"@{tmp_path / 'nope.json'}"], "hi")
+    assert (status, out) == (2, "")
+    assert err.startswith(f"error: read {tmp_path / 'nope.json'}: ") and err.count("\n") == 1
+
+
+# -- errors --------------------------------------------------------------------------------
+
+def test_max_input_bytes_error(cli: Any) -> None:
+    status, out, err = cli(["convert", "--max-input-bytes", "64"], "x" * 65)
+    assert (status, out, err) == (
+        2, "", "error: convert: input exceeds configured maximum size: 65 bytes (limit 64)\n")
+
+
+def test_max_input_bytes_counts_utf8_bytes(cli: Any) -> None:
+    status, _, err = cli(["convert", "--max-input-bytes", "64"], "é" * 33)
+    assert status == 2
+    assert err == "error: convert: input exceeds configured maximum size: 66 bytes (limit 64)\n"
+
+
+@pytest.mark.parametrize("limit", ["0", "-5"])
+def test_max_input_bytes_zero_or_negative_keeps_default(cli: Any, limit: str) -> None:
+    status, _, err = cli(["convert", "--max-input-bytes", limit], "x" * 1000)
+    assert status == 0, err
+    status, _, err = cli(["convert", "--max-input-bytes", limit], "x" * 262145)
+    assert status == 2
+    assert err == ("error: convert: input exceeds configured maximum size: 262145 bytes "
+                   "(limit 262144)\n")
+
+
+def test_bad_mode_exits_2(cli: Any) -> None:
+    status, out, err = cli(["convert", "--mode", "bogus"], "hi")
+    assert (status, out, err) == (
+        2, "", 'error: converter init: converter: invalid Mode "bogus" '
+               "(want auto|rich_text|markdown_block|section_mrkdwn)\n")
+
+
+def test_too_deep_input_exits_2(cli: Any) -> None:
+    status, out, err = cli(["convert"], "> " * 400 + "boom")
+    assert (status, out) == (2, "")
+    assert err.startswith("error: convert: input nests deeper than configured maximum: AST depth ")
+    assert err.endswith("(limit 100)\n")
+
+
+def test_markdown_block_too_large_exits_2(cli: Any) -> None:
+    status, out, err = cli(["convert", "--mode", "markdown_block"], "word " * 3000)
+    assert (status, out) == (2, "")
+    assert err.startswith("error: convert: input exceeds Slack markdown-block 12000-char limit: ")
+
+
+def test_invalid_utf8_exits_2(cli: Any, tmp_path: Path) -> None:
+    status, out, err = cli(["convert"], b"caf\xe9\n")
+    assert (status, out) == (2, "")
+    assert err == "error: read stdin: not valid UTF-8 (invalid continuation byte at byte 3)\n"
+
+
+def test_missing_file_exits_2(cli: Any, tmp_path: Path) -> None:
+    missing = tmp_path / "missing.md"
+    status, out, err = cli(["convert", str(missing)])
+    assert (status, out, err) == (2, "", f"error: read {missing}: No such file or directory\n")
+
+
+def test_unknown_flag_exits_2(cli: Any) -> None:
+    status, out, err = cli(["convert", "--frobnicate"], "hi")
+    assert (status, out) == (2, "")
+    assert err.startswith("error: unrecognized arguments: --frobnicate") and err.count("\n") == 1
+
+
+# -- preview -------------------------------------------------------------------------------
+
+def test_preview_goes_to_stderr(cli: Any) -> None:
+    status, out, err = cli(["convert", "--mode", "rich_text", "--preview"], "# hi")
+    assert status == 0
+    doc = json.loads(out)
+    assert "preview" not in out
+    assert err == f"preview: {preview_url(doc['blocks']).url}\n"
+    assert err.startswith("preview: https://app.slack.com/block-kit-builder/#")
+
+
+def test_preview_note_above_budget(cli: Any) -> None:
+    text = "\n\n".join(f"Paragraph {i} with some words to make the payload larger."
+                       for i in range(120))
+    status, out, err = cli(["convert", "--mode", "rich_text", "--preview"], text)
+    assert status == 0
+    preview = preview_url(json.loads(out)["blocks"])
+    assert preview.byte_size > 8192
+    assert err == (f"preview: {preview.url}\n"
+                   f"note: preview URL is {preview.byte_size} bytes; may be unreliable above ~8KB\n")
+
+
+def test_help_lists_every_flag_and_examples(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["convert", "--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    for flag in ("--mode", "--preview", "--allow-broadcasts", "--preserve-mention-tokens",
+                 "--prefer-rich-text", "--decode-html-entities", "--repair-mismatched-emphasis",
+                 "--mention-map", "--block-id-prefix", "--max-input-bytes", "--pretty"):
+        assert flag in out, flag
+    assert "examples:" in out
+
+
+# -- real processes ------------------------------------------------------------------------
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    return env
+
+
+def test_console_script_converts_stdin() -> None:
+    assert SCRIPT.exists(), f"console script missing: {SCRIPT}"
+    proc = subprocess.run([str(SCRIPT), "convert", "--mode", "rich_text"], input=b"# hi\n",
+                          capture_output=True, timeout=60, env=_env(), check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == b""
+    doc = json.loads(proc.stdout)
+    assert doc == {"blocks": [{"type": "header", "text": {"type": "plain_text", "text": "hi"}}],
+                   "text_fallback": "hi", "warnings": []}
+
+
+def test_console_script_empty_stdin() -> None:
+    proc = subprocess.run([str(SCRIPT), "convert"], input=b"", capture_output=True, timeout=60,
+                          env=_env(), check=False)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (
+        0, b'{"blocks":[],"text_fallback":"","warnings":[]}\n', b"")
+
+
+def test_console_script_error_status() -> None:
+    proc = subprocess.run([str(SCRIPT), "convert", "--max-input-bytes", "64"], input=b"x" * 65,
+                          capture_output=True, timeout=60, env=_env(), check=False)
+    assert (proc.returncode, proc.stdout) == (2, b"")
+    assert proc.stderr == b"error: convert: input exceeds configured maximum size: 65 bytes (limit 64)\n"
+
+
+def test_python_dash_m_converts_file_with_preview() -> None:
+    proc = subprocess.run([sys.executable, "-m", "mcp_slack_block_kit", "convert", str(EXAMPLE),
+                           "--mode", "rich_text", "--preview"],
+                          capture_output=True, timeout=60, env=_env(), check=False)
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout.decode("utf-8"))
+    assert_valid_blocks(doc["blocks"])
+    assert proc.stderr.decode().startswith("preview: https://app.slack.com/block-kit-builder/#")
+
+
+HEAVY = ("mcp", "starlette", "uvicorn", "httpx", "anyio", "pydantic", "sse_starlette")
+_PROBE = """
+import json, sys
+from mcp_slack_block_kit.cli import main
+status = main(sys.argv[1:])
+loaded = sorted({m.split(".")[0] for m in sys.modules} & set(json.loads(%r)))
+sys.stderr.write("LOADED=" + json.dumps(loaded) + "\\n")
+sys.exit(status)
+"""
+
+
+@pytest.mark.parametrize("flags", [[], ["--mode", "rich_text", "--preview"],
+                                   ["--mode", "section_mrkdwn"]])
+def test_convert_does_not_import_the_server_stack(flags: list[str]) -> None:
+    """`convert` must start fast: the MCP SDK, Starlette, uvicorn and friends stay unloaded."""
+    proc = subprocess.run([sys.executable, "-c", _PROBE % json.dumps(HEAVY), "convert", *flags],
+                          input=b"# Weekly report\n\n- a\n- b\n", capture_output=True,
+                          timeout=60, env=_env(), check=False)
+    assert proc.returncode == 0, proc.stderr
+    line = [ln for ln in proc.stderr.decode().splitlines() if ln.startswith("LOADED=")]
+    assert line == ["LOADED=[]"], proc.stderr.decode()
