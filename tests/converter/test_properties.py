@@ -1,0 +1,140 @@
+"""Property tests: for arbitrary text, every mode returns valid, mention-safe blocks or a typed error.
+
+Inputs mix three generators: free Unicode text, text over a Markdown-heavy alphabet
+(``#*_~`[]()<>!|-:.`` digits, newlines, a few non-ASCII letters and bullets), and
+sequences of Markdown / Slack-token fragments that build real structures (tables,
+nested lists and quotes, fences, links, images, ``<!channel>``-style tokens, ``<br>``,
+entities). Each output is checked by the independent ``blockcheck`` helper
+(slack_sdk models + Slack limits) and scanned for live mention tokens.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from blockcheck import assert_valid_blocks, escaped_texts, find_raw_mentions
+from mcp_slack_block_kit.converter import ConversionResult, Converter, Options
+from mcp_slack_block_kit.exceptions import (
+    InputTooDeeplyNestedError,
+    MarkdownBlockTooLargeError,
+    SlackBlockKitError,
+)
+
+MODES = ("auto", "rich_text", "markdown_block", "section_mrkdwn")
+_CONVERTERS = {mode: Converter(Options(mode=mode)) for mode in MODES}
+
+_MD_ALPHABET = list("#*_~`[]()<>!|-:.@^&\\/ \n\n\n\t0123456789abcxyzUC") + [
+    "é", "ß", "日", "•", "★", "—", "🎉", "\u00a0", "\r"]
+_FRAGMENTS = [
+    "<!channel>", "<!here>", "<!everyone>", "<@U012AB3CD>", "<@U012AB3CD|bob>", "<#C123ABC456>",
+    "<#C123ABC456|general>", "<!subteam^S012ABC>", "<!subteam^S012ABC|team>",
+    "<!date^1392734382^{date}|today>", "<https://x.com|label>", "<https://x.com>",
+    "https://example.com/a_(b)", "www.example.com", "user@example.com", "[label](",
+    "](https://example.com/p)", "![alt](https://example.com/i.png)", "[x](javascript:alert(1))",
+    "**", "*", "_", "~~", "`", "```", "```py\n", "~~~\n", "\n", "\n\n", "# ", "## ", "#Title",
+    "- ", "-item", "* ", "1. ", "1.item", "3) ", "  ", "    ", "> ", ">> ", "- [ ] ", "- [x] ",
+    "| a | b |\n", "|---|---|\n", "| 1 | 2 |\n", "a | b\n", "--- | ---\n", "---\n", "<br>",
+    "<div>", "</div>", "&amp;", "&lt;!channel&gt;", "&#60;", "• ", "★ ", ":wave:", ":+1:",
+    "\\", "\\*", "text", "more words here", "é日🎉", "\r\n", "\t",
+]
+
+markdownish = st.text(alphabet=st.sampled_from(_MD_ALPHABET), max_size=300)
+fragments = st.lists(
+    st.one_of(st.sampled_from(_FRAGMENTS), st.text(max_size=8)), max_size=60
+).map("".join)
+any_text = st.one_of(st.text(max_size=200), markdownish, fragments)
+
+# Errors the converter documents for valid options (converter.md §4).
+_ALLOWED = (InputTooDeeplyNestedError, MarkdownBlockTooLargeError)
+
+
+def _convert(converter: Converter, text: str) -> ConversionResult | None:
+    """Convert; return None for a documented error (and check it is one)."""
+    try:
+        result = converter.convert(text)
+    except SlackBlockKitError as exc:
+        assert isinstance(exc, _ALLOWED), f"undocumented error {type(exc).__name__}: {exc}"
+        if isinstance(exc, MarkdownBlockTooLargeError):
+            assert converter.options.mode == "markdown_block", "only explicit markdown_block"
+        return None
+    assert isinstance(result.blocks, list)
+    assert all(isinstance(w, str) for w in result.warnings)
+    assert isinstance(result.repairs, tuple)
+    assert isinstance(result.text_fallback, str)
+    assert len(result.text_fallback) <= 150
+    assert_valid_blocks(result.blocks)
+    return result
+
+
+def _raw_tokens(result: ConversionResult) -> list[str]:
+    texts = [t for _, t in escaped_texts(result.blocks)] + [result.text_fallback]
+    return [tok for t in texts for tok in find_raw_mentions(t)]
+
+
+@settings(max_examples=200)
+@given(text=any_text)
+def test_every_mode_valid_and_mention_safe(text: str) -> None:
+    for mode, converter in _CONVERTERS.items():
+        result = _convert(converter, text)
+        if result is None:
+            continue
+        assert _raw_tokens(result) == [], (mode, result.blocks, result.text_fallback)
+        if not text.strip():
+            assert result.blocks == [] and result.warnings == [] and result.text_fallback == ""
+
+
+@settings(max_examples=100)
+@given(text=fragments, mode=st.sampled_from(MODES))
+def test_preserve_mention_tokens_never_broadcasts(text: str, mode: str) -> None:
+    """Trusted tokens may survive, broadcasts never do."""
+    result = _convert(Converter(Options(mode=mode, preserve_mention_tokens=True)), text)
+    if result is None:
+        return
+    broadcasts = [t for t in _raw_tokens(result)
+                  if t.lower() in ("<!channel", "<!here", "<!everyone")]
+    assert broadcasts == [], result.blocks
+
+
+@settings(max_examples=100)
+@given(text=st.one_of(fragments, markdownish), mode=st.sampled_from(MODES),
+       flags=st.fixed_dictionaries({
+           "allow_broadcasts": st.booleans(), "prefer_rich_text": st.booleans(),
+           "decode_html_entities": st.booleans(), "repair_mismatched_emphasis": st.booleans(),
+           "enable_tables": st.booleans(), "block_id_prefix": st.sampled_from(["", "b", "x" * 247]),
+       }))
+def test_option_combinations_stay_valid(text: str, mode: str, flags: dict[str, Any]) -> None:
+    converter = Converter(Options(mode=mode, **flags))
+    result = _convert(converter, text)
+    if result is None:
+        return
+    if not flags["allow_broadcasts"]:
+        assert _raw_tokens(result) == [], result.blocks
+    if flags["block_id_prefix"]:
+        ids = [b["block_id"] for b in result.blocks if "block_id" in b]
+        assert all(i.startswith(flags["block_id_prefix"] + "-") for i in ids)
+
+
+@settings(max_examples=100)
+@given(text=st.lists(st.sampled_from(
+    ["@alice", "@alice.", "@bob", "ping ", "(", "[", "user@alice.com", "`@alice`", " ", "\n",
+     "<!here>", "**", "- ", "> "]), max_size=30).map("".join), mode=st.sampled_from(MODES))
+def test_mention_map_output_valid(text: str, mode: str) -> None:
+    options = Options(mode=mode, mention_map={"alice": "U123ABC", "bob": "C12345"})
+    result = _convert(Converter(options), text)
+    if result is None:
+        return
+    assert [t for t in _raw_tokens(result) if t.lower().startswith("<!")] == []
+
+
+@settings(max_examples=60)
+@given(text=any_text)
+def test_conversion_is_deterministic(text: str) -> None:
+    for converter in _CONVERTERS.values():
+        try:
+            first = converter.convert(text)
+        except SlackBlockKitError:
+            continue
+        assert converter.convert(text) == first
