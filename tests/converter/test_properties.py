@@ -26,8 +26,8 @@ from mcp_slack_block_kit.exceptions import (
 MODES = ("auto", "rich_text", "markdown_block", "section_mrkdwn")
 _CONVERTERS = {mode: Converter(Options(mode=mode)) for mode in MODES}
 
-_MD_ALPHABET = list("#*_~`[]()<>!|-:.@^&\\/ \n\n\n\t0123456789abcxyzUC") + [
-    "é", "ß", "日", "•", "★", "—", "🎉", "\u00a0", "\r"]
+_MD_ALPHABET = [*"#*_~`[]()<>!|-:.@^&\\/ \n\n\n\t0123456789abcxyzUC",
+                "é", "ß", "日", "•", "★", "—", "🎉", "\u00a0", "\r"]
 _FRAGMENTS = [
     "<!channel>", "<!here>", "<!everyone>", "<@U012AB3CD>", "<@U012AB3CD|bob>", "<#C123ABC456>",
     "<#C123ABC456|general>", "<!subteam^S012ABC>", "<!subteam^S012ABC|team>",
