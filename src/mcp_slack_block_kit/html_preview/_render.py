@@ -23,6 +23,11 @@ _APP_NAME: Final = "Your app"
 _TIME: Final = "12:00 PM"  # fixed so the same blocks always give the same page
 
 
+def _items(value: object) -> list[Any]:
+    """``value`` when it is a list, else no items (wrongly typed fields are skipped)."""
+    return value if isinstance(value, list) else []
+
+
 def _text_obj(obj: object) -> str:
     """A Block Kit text object: mrkdwn is formatted, plain_text is shown as typed."""
     if not isinstance(obj, dict):
@@ -118,7 +123,7 @@ def _image_block(block: dict[str, Any]) -> str:
 
 def _context(block: dict[str, Any]) -> str:
     parts = []
-    for el in block.get("elements") or ():
+    for el in _items(block.get("elements")):
         if not isinstance(el, dict):
             continue
         if el.get("type") == "image":
@@ -131,7 +136,7 @@ def _context(block: dict[str, Any]) -> str:
 
 
 def _actions(block: dict[str, Any]) -> str:
-    parts = [_element(el) for el in block.get("elements") or ()]
+    parts = [_element(el) for el in _items(block.get("elements"))]
     return f'<div class="sbk-block sbk-actions">{"".join(parts)}</div>'
 
 

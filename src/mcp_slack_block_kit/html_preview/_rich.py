@@ -141,7 +141,8 @@ def _preformatted(el: dict[str, Any]) -> str:
     if isinstance(lang, str) and lang:
         label = f'<span class="sbk-pre-lang">{esc(lang)}</span>'
     parts = []
-    for item in el.get("elements") or ():
+    items = el.get("elements")
+    for item in items if isinstance(items, list) else ():
         if not isinstance(item, dict):
             continue
         if item.get("type") == "link":
