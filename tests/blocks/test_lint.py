@@ -9,7 +9,7 @@ import pytest
 from blocks import bk
 from blocks.fixture_json import split_input
 from fixture_file import FIXTURES, read_fixture_file
-from mcp_slack_block_kit import BlockDecodeError, Finding, LintThresholds, lint
+from mcp_slack_block_kit import BlockDecodeError, Finding, InvalidOptionsError, LintThresholds, lint
 from mcp_slack_block_kit.blocks.lint import percent
 
 CASES = read_fixture_file(FIXTURES / "blocks" / "lint.md")
@@ -75,3 +75,10 @@ def test_lint_accepts_payload_and_rejects_malformed() -> None:
     assert lint({"blocks": [bk.divider()]}) == []
     with pytest.raises(BlockDecodeError):
         lint([{"type": "header", "text": {"type": "plain_text", "text": 1}}])
+
+
+@pytest.mark.parametrize("bad", ["90", 9.5, True, [90]])
+def test_thresholds_mapping_rejects_non_integers(bad: Any) -> None:
+    """A non-integer threshold in a mapping raises InvalidOptionsError (a ValueError)."""
+    with pytest.raises(InvalidOptionsError, match=r"thresholds\.text_pct must be an integer"):
+        lint([bk.divider()], thresholds={"text_pct": bad})

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..exceptions import InvalidOptionsError
 from .limits import MAX_ACTIONS_ELEMENTS, MAX_HEADER_TEXT_CHARS, MAX_SECTION_TEXT_CHARS
 from .shape import decode_blocks
 from .validate import Severity, Surface, Validator, block_ceiling, surface_name
@@ -30,10 +31,20 @@ class LintThresholds:
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any] | None) -> LintThresholds:
-        """Build from a plain mapping (MCP ``thresholds`` object); missing keys are 0."""
+        """Build from a plain mapping (MCP ``thresholds`` object); missing keys are 0.
+
+        A value that is not an integer raises ``InvalidOptionsError``.
+        """
         values = values or {}
-        return cls(**{k: int(values.get(k) or 0)
-                      for k in ("text_pct", "header_pct", "actions_pct", "blocks_pct")})
+        out: dict[str, int] = {}
+        for key in ("text_pct", "header_pct", "actions_pct", "blocks_pct"):
+            value = values.get(key)
+            if value is None:
+                value = 0
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidOptionsError(f"thresholds.{key} must be an integer, not {value!r}")
+            out[key] = value
+        return cls(**out)
 
     def normalized(self) -> LintThresholds:
         """The effective thresholds: ``0`` → 90, then clamped into 0–100."""
