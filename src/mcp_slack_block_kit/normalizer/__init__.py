@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .pipeline import run_pipeline
 
 __all__ = ["NormalizeResult", "normalize"]
 
 
-@dataclass(frozen=True, slots=True)
-class NormalizeResult:
-    """The repaired Markdown and the codes of the repairs that fired, in pipeline order."""
+class NormalizeResult(NamedTuple):
+    """The repaired Markdown and the codes of the repairs that fired, in pipeline order.
+
+    A frozen record; as a named tuple it also unpacks: ``text, fired = normalize(s)``.
+    """
 
     text: str
     fired: tuple[str, ...]

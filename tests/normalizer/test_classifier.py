@@ -1,0 +1,157 @@
+"""The line classifier and the inline-code mask (normalizer.md §3)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fixture_file import Case
+from mcp_slack_block_kit.normalizer.lines import (
+    Kind,
+    classify,
+    delimiter_row,
+    is_link_reference_definition,
+    reassemble,
+)
+from mcp_slack_block_kit.normalizer.mask import inline_code_mask, pair_backticks
+from normalizer.helpers import NORMALIZER_FIXTURES, cases
+
+CLASSIFIER = cases(NORMALIZER_FIXTURES / "classifier.md")
+
+
+@pytest.mark.parametrize("case", CLASSIFIER, ids=[c.id for c in CLASSIFIER])
+def test_classifier_vector(case: Case) -> None:
+    """Each spec vector gets exactly the listed kinds, one per line."""
+    expected = [Kind[name] for name in case.expected.split()]
+    assert [line.kind for line in classify(case.input)] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "hello", "a\nb\nc", "a\n\nb\n\nc\n", "```\ncode\n```\nprose", "trailing newline\n",
+     "crlf\r\nmixed\rendings\n", "\r\r\n\n", "> - ```\n>   x"],
+)
+def test_reassemble_round_trip(text: str) -> None:
+    """``reassemble(classify(s)) == s``, line endings included ([D20])."""
+    assert reassemble(classify(text)) == text
+
+
+def test_line_text_never_holds_a_line_ending() -> None:
+    """CR, LF and CRLF all end lines; the text keeps none of them."""
+    lines = classify("a\r\nb\rc\nd")
+    assert [line.text for line in lines] == ["a", "b", "c", "d"]
+    assert [line.ending for line in lines] == ["\r\n", "\r", "\n", ""]
+
+
+def test_fence_opener_records_its_continuation_prefix() -> None:
+    """[D19] A fence opener in a quoted list item knows the prefix a closer needs."""
+    opener = classify("> 1. ```\n>    x")[0]
+    assert opener.kind is Kind.FENCE_OPEN
+    assert opener.cont == ">    "
+    assert opener.text[opener.prefix:] == "```"
+
+
+def test_deep_nesting_is_classified() -> None:
+    """10k nested quote markers do not recurse or explode."""
+    lines = classify(">" * 10_000 + " ```\n" + ">" * 10_000 + " x")
+    assert [line.kind for line in lines] == [Kind.FENCE_OPEN, Kind.FENCE_CONTENT]
+
+
+@pytest.mark.parametrize("row", ["|---|", "---|---", "| :---: | ---: |", "|----|----|", "| ---|--- |", "---"])
+def test_delimiter_rows(row: str) -> None:
+    """The delimiter-row shapes of §3.3 match."""
+    assert delimiter_row(row)
+
+
+@pytest.mark.parametrize("row", ["--", "| a |", "---x", "- - -"])
+def test_not_delimiter_rows(row: str) -> None:
+    """Other lines are not delimiter rows."""
+    assert not delimiter_row(row)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [('[foo]: /url "title"', True), ("[Foo*bar\\]]:my_(url) 'title (with parens)'", True),
+     ("   [a]: b", True), ("    [a]: b", False), ("[]: x", False), ("[a] : b", False)],
+)
+def test_link_reference_definition(text: str, expected: bool) -> None:
+    """§3.7's definition-line regex."""
+    assert is_link_reference_definition(text) is expected
+
+
+@pytest.mark.parametrize(
+    ("line", "masked"),
+    [
+        ("`foo`", "01110"),
+        ("a `b` c", "0001000"),
+        ("``a`b``", "0011100"),
+        ("`foo\\`bar`", "0111100000"),  # no escapes inside a span
+        ("\\``x`", "00010"),  # [D26] the escaped backtick is literal; the next one opens
+        ("\\`x`", "0000"),
+        ("`a` `b", "010000"),
+        ("``x`", "0000"),
+    ],
+)
+def test_inline_code_mask(line: str, masked: str) -> None:
+    """The mask marks exactly the positions strictly inside a code span."""
+    assert "".join("1" if m else "0" for m in inline_code_mask(line)) == masked
+
+
+def test_pairing_reports_unmatched_openers() -> None:
+    """Unmatched runs are reported in order; matched spans are consumed."""
+    pairing = pair_backticks("Use `foo` and `bar ``x")
+    assert pairing.spans == [(5, 8)]
+    assert pairing.unmatched == [(14, 15), (19, 21)]
+
+
+def _naive_pairing(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The §3.6 scan written the obvious (quadratic) way, as an oracle."""
+    punct = set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+    spans, unmatched = [], []
+    i, n = 0, len(text)
+    while i < n:
+        if text[i] == "\\" and i + 1 < n and text[i + 1] in punct:
+            i += 2
+            continue
+        if text[i] != "`":
+            i += 1
+            continue
+        j = i
+        while j < n and text[j] == "`":
+            j += 1
+        length = j - i
+        k = j
+        closer = -1
+        while k < n:
+            if text[k] == "`":
+                e = k
+                while e < n and text[e] == "`":
+                    e += 1
+                if e - k == length:
+                    closer = k
+                    break
+                k = e
+            else:
+                k += 1
+        if closer < 0:
+            unmatched.append((i, j))
+            i = j
+        else:
+            spans.append((j, closer))
+            i = closer + length
+    return spans, unmatched
+
+
+@given(st.text(alphabet="`\\a \n*", max_size=60))
+def test_pairing_matches_the_naive_scan(text: str) -> None:
+    """The linear pairing agrees with a straightforward rescanning implementation."""
+    pairing = pair_backticks(text)
+    assert (pairing.spans, pairing.unmatched) == _naive_pairing(text)
+
+
+def test_pairing_handles_many_mixed_runs() -> None:
+    """50k backticks in runs of mixed length pair like the oracle."""
+    text = " ".join("`" * (1 + i % 7) for i in range(12_500))
+    pairing = pair_backticks(text)
+    assert (pairing.spans, pairing.unmatched) == _naive_pairing(text)

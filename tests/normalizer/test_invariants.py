@@ -1,0 +1,85 @@
+"""Invariants checked once across the whole repair registry (conventions.md point 6)."""
+
+from __future__ import annotations
+
+import pytest
+
+from mcp_slack_block_kit.normalizer.lines import CODE_KINDS, Kind, classify, reassemble
+from mcp_slack_block_kit.normalizer.pipeline import PIPELINE, Repair
+from normalizer.helpers import REPAIRS, cases, full_options, repair_files
+
+# Every fixture input of every repair file, plus the code samples below, feed every repair.
+INPUTS = sorted({c.input for p in repair_files() for c in cases(p)})
+CODE_SAMPLES = [
+    "```\n#x\n-a\n-b\n*u\n`c\n20~25\n<br>\n&amp;\n[a]\n(http://x)\n• g\ntrail   \n```",
+    "~~~md\n**open\n1.a\n2.b\n| a\n---|---\n~~~",
+    "text\n\n    #x  \n    -a\n    -b\n    *u <br> 1~2",
+    "> ```\n> #x\n> -a\n> -b\n> a~b<br>c   \n> ```",
+    "- ```\n  *u\n  `c\n  ```sh ls```\n  ```",
+]
+
+
+def _ids(repair: Repair) -> str:
+    return f"{repair.code}-{repair.name}"
+
+
+@pytest.mark.parametrize("repair", PIPELINE, ids=_ids)
+def test_empty_input_is_a_no_op(repair: Repair) -> None:
+    """No repair fires on the empty document."""
+    assert repair.apply(classify("")) is None
+
+
+@pytest.mark.parametrize("repair", PIPELINE, ids=_ids)
+def test_repair_alone_is_idempotent(repair: Repair) -> None:
+    """Applied to its own output (re-classified), a repair fires no more."""
+    for text in INPUTS:
+        out = repair.apply(classify(text))
+        if out is None:
+            continue
+        once = reassemble(out)
+        if repair.code == "V11":
+            continue  # P1c: decodes one level per pass by design
+        again = repair.apply(classify(once))
+        assert again is None, (text, once, reassemble(again))
+
+
+@pytest.mark.parametrize("repair", PIPELINE, ids=_ids)
+def test_code_lines_are_never_touched(repair: Repair) -> None:
+    """Fenced and indented code (any container depth) comes out byte for byte."""
+    for text in [*CODE_SAMPLES, *INPUTS]:
+        lines = classify(text)
+        out = repair.apply(lines)
+        if out is None:
+            continue
+        before = [ln.text for ln in lines if ln.kind in CODE_KINDS and ln.kind is not Kind.FENCE_OPEN]
+        after = [ln.text for ln in out if ln.kind in CODE_KINDS and ln.kind is not Kind.FENCE_OPEN]
+        if repair.code in ("V4", "V3"):
+            # They add fence lines; the code that was there stays, in order.
+            it = iter(after)
+            assert all(any(a == b for b in it) for a in before), text
+        else:
+            assert before == after, text
+
+
+@pytest.mark.parametrize("repair", PIPELINE, ids=_ids)
+def test_may_fire_is_a_sound_precheck(repair: Repair) -> None:
+    """Whenever a repair fires, its cheap pre-check said it could."""
+    for text in INPUTS:
+        if repair.apply(classify(text)) is not None:
+            assert repair.may_fire(text), text
+
+
+def test_fixture_vectors_cover_every_repair() -> None:
+    """Each repair has must-change and must-not-change vectors."""
+    for path in repair_files():
+        repair_cases = [c for c in cases(path) if full_options(c.title) is None]
+        assert any(c.input != c.expected for c in repair_cases), path
+        assert any(c.input == c.expected for c in repair_cases), path
+    assert set(REPAIRS) == {p.stem for p in repair_files()}
+
+
+def test_code_samples_are_code() -> None:
+    """The samples above really classify as code (so the invariant is not vacuous)."""
+    for text in CODE_SAMPLES:
+        kinds = [ln.kind for ln in classify(text)]
+        assert sum(k in CODE_KINDS for k in kinds) >= 3, text

@@ -1,0 +1,119 @@
+"""Whole ``normalize()``: contract, regression corpus with code lists, end-to-end fixture."""
+
+from __future__ import annotations
+
+import pytest
+
+from fixture_file import Case
+from mcp_slack_block_kit import NormalizeResult as PublicNormalizeResult
+from mcp_slack_block_kit import normalize as public_normalize
+from mcp_slack_block_kit.normalizer import NormalizeResult, normalize
+from mcp_slack_block_kit.normalizer.pipeline import PIPELINE
+from normalizer.helpers import FLAGS, NORMALIZER_FIXTURES, cases
+
+PIPELINE_CASES = cases(NORMALIZER_FIXTURES / "pipeline.md")
+CODES = ("V11", "R8", "V8", "V5", "C11", "C3", "C4", "C5", "V7", "C1", "C6", "V4", "V3", "V6", "V1", "V2")
+
+
+def _parse(title: str) -> tuple[tuple[str, ...], dict[str, bool]]:
+    parts = [p.strip() for p in title.split("|")]
+    codes = () if parts[0] == "none" else tuple(parts[0].split())
+    flags = {flag: len(parts) > 2 and parts[2] == flag for flag in FLAGS}
+    return codes, flags
+
+
+@pytest.mark.parametrize("case", PIPELINE_CASES, ids=[c.id for c in PIPELINE_CASES])
+def test_regression_corpus(case: Case) -> None:
+    """Output, code list (pipeline order) and idempotence for every corpus input."""
+    codes, flags = _parse(case.title)
+    result = normalize(case.input, **flags)
+    assert result.text == case.expected
+    assert result.fired == codes
+    again = normalize(result.text, **flags)
+    if not flags["decode_html_entities"]:  # P1c: V11 may decode one level per pass
+        assert again.text == result.text
+        assert again.fired == ()
+
+
+def test_public_exports() -> None:
+    """The package root exports the normalizer's names lazily."""
+    assert public_normalize is normalize
+    assert PublicNormalizeResult is NormalizeResult
+
+
+def test_pipeline_order_and_codes() -> None:
+    """The table holds each code once, in the order of normalizer.md §4."""
+    assert tuple(r.code for r in PIPELINE) == CODES
+    assert {r.enabled_by for r in PIPELINE} == {None, *FLAGS}
+    assert {r.code for r in PIPELINE if r.enabled_by} == {"V11", "V6"}
+
+
+def test_empty_input() -> None:
+    """P6: ``normalize("") == ("", ())`` under every flag combination."""
+    for d in (False, True):
+        for r in (False, True):
+            assert normalize("", decode_html_entities=d, repair_mismatched_emphasis=r) == ("", ())
+
+
+def test_nothing_fired_returns_the_same_object() -> None:
+    """When no repair fires the original string object comes back."""
+    text = "".join(["Hello, ", "world."])  # not interned
+    result = normalize(text)
+    assert result.text is text
+    assert result.fired == ()
+
+
+def test_result_is_frozen_record() -> None:
+    """``NormalizeResult`` is an immutable (text, fired) record."""
+    result = normalize("#Title")
+    assert result == NormalizeResult("# Title", ("V5",))
+    with pytest.raises(AttributeError):
+        result.text = "x"  # type: ignore[misc]
+
+
+def test_keyword_only_options() -> None:
+    """The two options are keyword-only."""
+    with pytest.raises(TypeError):
+        normalize("x", True)  # type: ignore[misc]
+
+
+def test_end_to_end_hubspot_summary() -> None:
+    """§10: the production screenshot input is fully repaired in one pass."""
+    text = (NORMALIZER_FIXTURES / "screenshot_hubspot_summary.txt").read_text(encoding="utf-8")
+    result = normalize(text)
+    assert result.fired == ("V8", "V5", "C3")
+    for fragment in [
+        "## ✅ Project Setup Complete", "### HubSpot Deal", "### 🟢 Google Drive", "### 🔵 Line Item",
+        "- **Deal Name:**", "- **Owner:**", "- **Product:**",
+        "[View Deal](https://app.hubspot.com/contacts/6727898/record/0-3/60403877913)",
+        "[Project Folder](https://drive.google.com/drive/folders/1GfYbOAuc5QJL14obsYRDoBzQut6T2WPK)",
+        "[Project Master Document](https://docs.google.com/document/d/1xXgAyAvL_TCG-UFZjLWOndD9C1tbtJUBjyR_5jqnqzsmAso/edit?usp=drivesdk)",
+        "[Proposal Deck](https://docs.google.com/presentation/d/17DUhwZZUYc2PnKKUhrlypnwueL9VQo0N0hk6cykmkew/edit?usp=drivesdk)",
+        "[View Line Item](https://app.hubspot.com/line-items/6727898/deal/60403877913)",
+    ]:
+        assert fragment in result.text
+    again = normalize(result.text)
+    assert again.text == result.text
+    assert again.fired == ()
+
+
+def test_v8_before_c3_matters() -> None:
+    """Without V8 first, the merge would create C3 peers only a second pass sees."""
+    result = normalize("-a\n-[b]\n(https://x.com)")
+    assert result == ("- a\n- [b](https://x.com)", ("V8", "C3"))
+
+
+def test_v3_keeps_the_prose_after_an_orphaned_fence() -> None:
+    """§5.13: the prose after an unclosed fence is still in the output."""
+    result = normalize('```go\nfmt.Println("hi")\n\nrest of prose continues here')
+    assert result.fired == ("V3",)
+    assert "rest of prose continues here" in result.text
+
+
+@pytest.mark.parametrize("text", ["\ud800", "\x00\x00", "a\r\rb\r", "\udfff`*\r\n#x", "&#\ud800;"])
+def test_never_raises_on_odd_strings(text: str) -> None:
+    """P8 on hand-picked odd inputs (lone surrogates, NUL, CR-only endings)."""
+    for d in (False, True):
+        for r in (False, True):
+            result = normalize(text, decode_html_entities=d, repair_mismatched_emphasis=r)
+            assert isinstance(result.text, str)
