@@ -10,8 +10,10 @@ entities). Each output is checked by the independent ``blockcheck`` helper
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -138,3 +140,27 @@ def test_conversion_is_deterministic(text: str) -> None:
         except SlackBlockKitError:
             continue
         assert converter.convert(text) == first
+
+
+CORPUS = sorted((Path(__file__).resolve().parents[2] / "benchmarks" / "corpus").glob("*.md"))
+
+
+def test_corpus_is_realistic_size() -> None:
+    """The benchmark corpus keeps its promise: 20+ messages of 0.2-20 KB each."""
+    assert len(CORPUS) >= 20
+    for path in CORPUS:
+        assert 200 <= len(path.read_bytes()) <= 20 * 1024, path.name
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("path", CORPUS, ids=[p.stem for p in CORPUS])
+def test_corpus_converts_cleanly(path: Path, mode: str) -> None:
+    """Every realistic message converts in every mode to valid, mention-safe blocks."""
+    text = path.read_text(encoding="utf-8")
+    result = _convert(_CONVERTERS[mode], text)
+    if result is None:  # only markdown_block may refuse a long message (> 12,000 bytes emitted)
+        assert mode == "markdown_block" and len(text.encode()) > 6000, path.name
+        return
+    assert result.blocks
+    assert _raw_tokens(result) == [], result.blocks
+    assert result.text_fallback
