@@ -117,11 +117,11 @@ def _load(args: argparse.Namespace) -> Any:
     """The preview input: converted Markdown as a payload with its text, or the JSON given."""
     if not args.markdown:
         return read_json(args.file)
+    options = options_from_args(args)
+    markdown = read_text(args.file)
     from ..converter import Converter
     from ..exceptions import SlackBlockKitError
 
-    options = options_from_args(args)
-    markdown = read_text(args.file)
     try:
         result = Converter(options).convert(markdown)
     except SlackBlockKitError as exc:
