@@ -105,6 +105,10 @@ class _Handler(BaseHTTPRequestHandler):
         except SlackBlockKitError as exc:
             self._json(HTTPStatus.UNPROCESSABLE_ENTITY, {"error": str(exc)})
             return
+        except Exception as exc:  # the page should show a message, not a dropped connection
+            self._json(HTTPStatus.INTERNAL_SERVER_ERROR,
+                       {"error": f"internal error: {type(exc).__name__}: {exc}"})
+            return
         self._json(HTTPStatus.OK, result)
 
 

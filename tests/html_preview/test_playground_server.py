@@ -1,0 +1,183 @@
+"""The playground's HTTP app: page, script, JSON endpoint, body cap and loopback guards."""
+
+from __future__ import annotations
+
+import http.client
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from mcp_slack_block_kit.blocks.preview import preview_url
+from mcp_slack_block_kit.exceptions import InvalidOptionsError
+from mcp_slack_block_kit.playground import (
+    MAX_BODY_BYTES,
+    PlaygroundServer,
+    make_server,
+    render_request,
+)
+
+pytestmark = pytest.mark.network
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[PlaygroundServer]:
+    srv = make_server(0)
+    srv.start_in_thread()
+    try:
+        yield srv
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
+def _request(server: PlaygroundServer, method: str, path: str, body: bytes | None = None,
+             headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=10)
+    try:
+        conn.request(method, path, body=body, headers=headers or {})
+        resp = conn.getresponse()
+        return resp.status, {k.lower(): v for k, v in resp.getheaders()}, resp.read()
+    finally:
+        conn.close()
+
+
+def _post(server: PlaygroundServer, value: Any) -> tuple[int, Any]:
+    status, _, body = _request(server, "POST", "/api/render", json.dumps(value).encode(),
+                               {"Content-Type": "application/json"})
+    return status, json.loads(body)
+
+
+def test_binds_loopback_only(server: PlaygroundServer) -> None:
+    """The server listens on 127.0.0.1 and reports that URL."""
+    assert server.server_address[0] == "127.0.0.1"
+    assert server.url == f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def test_page_and_script(server: PlaygroundServer) -> None:
+    """GET / serves the page (controls, panes, no external assets); /app.js its script."""
+    status, headers, body = _request(server, "GET", "/")
+    page = body.decode()
+    assert status == 200 and headers["content-type"].startswith("text/html")
+    assert "script-src 'self'" in headers["content-security-policy"]
+    for needle in ('id="markdown"', 'id="preview" sandbox=""', 'id="json"', 'id="mode"',
+                   'id="prefer_rich_text"', 'id="decode_html_entities"',
+                   'id="repair_mismatched_emphasis"', 'id="copy"', 'id="builder"',
+                   'value="section_mrkdwn"'):
+        assert needle in page
+    assert "http://" not in page and "https://" not in page.replace("https://example.com", "")
+    status, headers, body = _request(server, "GET", "/app.js")
+    assert status == 200 and headers["content-type"].startswith("text/javascript")
+    assert b'fetch("/api/render"' in body and b"srcdoc" in body
+
+
+def test_render_endpoint(server: PlaygroundServer) -> None:
+    """POST /api/render returns blocks, HTML, warnings, repairs and the Builder link."""
+    status, data = _post(server, {"markdown": "# Title\n\nSome **bold** text.",
+                                  "mode": "rich_text"})
+    assert status == 200
+    assert data["blocks"][0] == {"type": "header",
+                                 "text": {"type": "plain_text", "text": "Title"}}
+    assert "<b>bold</b>" in data["html"] and data["html"].startswith("<!DOCTYPE html>")
+    assert data["preview_url"] == preview_url(data["blocks"]).url
+    assert data["preview_byte_size"] == len(data["preview_url"].encode())
+    assert data["preview_truncated"] is False
+    assert data["warnings"] == [] and data["repairs"] == []
+    assert data["text_fallback"]
+
+
+def test_repairs_and_warnings_are_reported(server: PlaygroundServer) -> None:
+    """Opt-in repairs fire only when asked, and their codes come back."""
+    md = "**italic*\n\nTom &amp; Jerry"
+    _, plain = _post(server, {"markdown": md, "mode": "rich_text"})
+    _, fixed = _post(server, {"markdown": md, "mode": "rich_text", "decode_html_entities": True,
+                              "repair_mismatched_emphasis": True})
+    assert "V11" not in plain["repairs"] and "V6" not in plain["repairs"]
+    assert {"V11", "V6"} <= set(fixed["repairs"])
+    assert any("V11" in w for w in fixed["warnings"])
+
+
+def test_mode_and_prefer_rich_text(server: PlaygroundServer) -> None:
+    """The mode and prefer_rich_text controls reach the converter."""
+    _, auto = _post(server, {"markdown": "hello"})
+    _, rich = _post(server, {"markdown": "hello", "prefer_rich_text": True})
+    _, mrkdwn = _post(server, {"markdown": "hello *x*", "mode": "section_mrkdwn"})
+    assert auto["blocks"][0]["type"] == "markdown"
+    assert rich["blocks"][0]["type"] == "rich_text"
+    assert mrkdwn["blocks"][0]["type"] == "section"
+
+
+@pytest.mark.parametrize(("body", "status", "error"), [
+    ({"markdown": 5}, 422, "request: markdown must be a string"),
+    ({"markdown": "x", "mode": "bogus"}, 422, "invalid Mode"),
+    ([1, 2], 422, "request: expected a JSON object"),
+])
+def test_bad_requests(server: PlaygroundServer, body: Any, status: int, error: str) -> None:
+    """Bad requests get a JSON error, never a traceback."""
+    got, data = _post(server, body)
+    assert got == status and error in data["error"]
+
+
+def test_body_cap(server: PlaygroundServer) -> None:
+    """A request announcing a body over the cap is refused with 413 before it is read."""
+    conn = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=10)
+    try:
+        conn.putrequest("POST", "/api/render")
+        conn.putheader("Content-Type", "application/json")
+        conn.putheader("Content-Length", str(MAX_BODY_BYTES + 1))
+        conn.endheaders()  # the body is never sent: the server must not wait for it
+        resp = conn.getresponse()
+        assert resp.status == 413 and b"request body over 1048576 bytes" in resp.read()
+    finally:
+        conn.close()
+    assert MAX_BODY_BYTES == 1 << 20
+
+
+def test_input_too_large_is_a_clean_error(server: PlaygroundServer) -> None:
+    """Markdown over the converter's input cap is a 422 with the converter's message."""
+    status, data = _post(server, {"markdown": "a" * 262145})
+    assert status == 422 and "input exceeds configured maximum size" in data["error"]
+
+
+@pytest.mark.parametrize(("headers", "status"), [
+    ({"Content-Type": "text/plain"}, 415),
+    ({"Content-Type": "application/x-www-form-urlencoded"}, 415),
+    ({"Content-Type": "application/json", "Host": "evil.example"}, 403),
+])
+def test_cross_site_requests_refused(server: PlaygroundServer, headers: dict[str, str],
+                                     status: int) -> None:
+    """Form-style posts and foreign Host headers (DNS rebinding) are refused."""
+    got, _, _ = _request(server, "POST", "/api/render", b'{"markdown": "x"}', headers)
+    assert got == status
+
+
+def test_invalid_json_and_unknown_paths(server: PlaygroundServer) -> None:
+    """Malformed JSON is 400; unknown paths are 404."""
+    status, _, body = _request(server, "POST", "/api/render", b"{nope",
+                               {"Content-Type": "application/json"})
+    assert status == 400 and b"invalid JSON" in body
+    assert _request(server, "GET", "/etc/passwd")[0] == 404
+    assert _request(server, "POST", "/other", b"{}", {"Content-Type": "application/json"})[0] == 404
+    assert _request(server, "GET", "/", headers={"Host": "evil.example:80"})[0] == 403
+
+
+def test_render_request_directly() -> None:
+    """render_request is usable without HTTP and validates its input."""
+    data = render_request({"markdown": "", "mode": "auto"})
+    assert data["blocks"] == [] and "(no blocks)" in data["html"]
+    with pytest.raises(InvalidOptionsError):
+        render_request("not an object")
+
+
+def test_unexpected_errors_are_reported(server: PlaygroundServer,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An unexpected exception becomes a 500 with a JSON message, not a dropped connection."""
+    from mcp_slack_block_kit.playground import _server
+
+    def boom(data: object) -> dict[str, Any]:
+        raise RuntimeError("kaput")
+
+    monkeypatch.setattr(_server, "render_request", boom)
+    status, data = _post(server, {"markdown": "x"})
+    assert status == 500 and data == {"error": "internal error: RuntimeError: kaput"}
