@@ -66,27 +66,51 @@ def _text_element(text: str, mask: int) -> Element:
 class InlineRenderer:
     """Renders inline nodes to rich_text elements for one ``Options`` (configured once)."""
 
-    __slots__ = ("_escape", "_map", "_preserve", "_simple")
+    __slots__ = ("_escape", "_map", "_preserve", "_raw", "_simple")
 
     def __init__(self, options: Options) -> None:
         self._map: Mapping[str, str] | None = options.mention_map or None
         self._preserve = options.preserve_mention_tokens
-        self._escape: Callable[[str], str] = (
-            (lambda s: s) if options.allow_broadcasts else escape_text
-        )
+        self._raw = options.allow_broadcasts
+        self._escape: Callable[[str], str] = (lambda s: s) if self._raw else escape_text
         self._simple = self._map is None and not self._preserve
 
     def render(self, nodes: list[Node]) -> list[Element]:
         """Return the section elements for ``nodes`` (may be empty)."""
+        simple = self._simple
+        raw = self._raw
+        if len(nodes) == 1 and (nodes[0].kind is TEXT or nodes[0].kind is HTML):
+            # Fast path: one plain text run (list items, table cells, short paragraphs).
+            text: str = nodes[0].text  # type: ignore[attr-defined]
+            if not text:
+                return []
+            if simple and ":" not in text:
+                if not raw and ("&" in text or "<" in text or ">" in text):
+                    text = escape_text(text)
+                return [{"type": "text", "text": text}]
+            single: list[Element] = []
+            self._emit(text, 0, single)
+            return single
         runs: list[_Run | Element] = []
         self._walk(nodes, 0, runs)
         out: list[Element] = []
         for run in runs:
-            if type(run) is tuple:
-                pieces, mask = run
-                self._emit(pieces[0] if len(pieces) == 1 else "".join(pieces), mask, out)
-            else:
+            if type(run) is not tuple:
                 out.append(run)  # type: ignore[arg-type]
+                continue
+            pieces, mask = run
+            text = pieces[0] if len(pieces) == 1 else "".join(pieces)
+            if mask & _CODE or (simple and ":" not in text):
+                # Only escaping applies ([D9] for code; nothing else can match otherwise).
+                if not raw and ("&" in text or "<" in text or ">" in text):
+                    text = escape_text(text)
+                element: Element = {"type": "text", "text": text}
+                style = _STYLES[mask]
+                if style:
+                    element["style"] = style.copy()
+                out.append(element)
+            else:
+                self._emit(text, mask, out)
         return out
 
     def _walk(self, nodes: list[Node], mask: int, runs: list[_Run | Element]) -> None:

@@ -52,7 +52,7 @@ REFUSED         Node        a link/image whose destination uses a refused
                             scheme ([D25]); emit its children as ordinary
                             inline content, never a URL
 TEXT            Text        ``text`` (decoded: escapes resolved, entities
-                            decoded). Adjacent text events are merged
+                            decoded); one node per run between other nodes
 CODE            Text        ``text`` (inline code span content)
 HTML            Text        ``text``: raw inline HTML, to be treated exactly
                             like literal text (never interpreted); bare URLs
@@ -81,6 +81,7 @@ images or code) and the Unicode-bullet list rescue (§6.3).
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from bisect import bisect_right
@@ -346,7 +347,8 @@ def parse(markdown: str, options: Options) -> Document:
     doc = Document(markdown, source_bytes)
     parser = _PARSERS[bool(options.enable_tables)]
     facts = _Facts()
-    _build(parser.events_with_range(markdown), doc, source_bytes, facts, parser, 0, (0, 0), True)
+    events = parser.events_with_range(markdown, merge_text=True)
+    _build(events, doc, source_bytes, facts, parser, 0, (0, 0), True)
     depth = facts.max_depth + 1
     if depth > options.max_nesting_depth:
         raise InputTooDeeplyNestedError(depth, options.max_nesting_depth)
@@ -357,61 +359,65 @@ def parse(markdown: str, options: Options) -> Document:
     return doc
 
 
-def _flush_text(
-    pending: list[tuple[str, int, int]], kids: list[Node], linkify: bool
-) -> None:
-    """Turn the pending text pieces into one TEXT node (split around bare URLs)."""
-    if len(pending) == 1:
-        text, start, end = pending[0]
+# A backslash escape or an entity reference: the only places where pulldown-cmark's
+# decoded text differs from its source slice.
+_ESCAPE_OR_ENTITY = re.compile(
+    r"\\[!-/:-@\[-`{-~]|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
+)
+
+
+def _text_node(text: str, start: int, end: int, kids: list[Node], src: bytes) -> None:
+    """Append a TEXT node, split around the bare URLs ``links.find_links`` finds."""
+    found = find_links(text)
+    if found is None:
+        kids.append(Text(TEXT, start, end, text))
+        return
+    source = src[start:end].decode("utf-8", "surrogatepass")
+    if source == text:
+        def to_byte(pos: int) -> int:
+            return start + len(text[:pos].encode("utf-8", "surrogatepass"))
     else:
-        text = "".join([p[0] for p in pending])
-        start, end = pending[0][1], pending[-1][2]
-    if linkify:
-        found = find_links(text)
-        if found is not None:
-            _split_links(text, pending, found, kids)
-            pending.clear()
-            return
-    kids.append(Text(TEXT, start, end, text))
-    pending.clear()
+        char_at = _align(text, source)
 
-
-def _split_links(
-    text: str,
-    pending: list[tuple[str, int, int]],
-    found: list[tuple[int, int, str]],
-    kids: list[Node],
-) -> None:
-    """Emit TEXT / linkified LINK nodes for ``text`` with byte ranges mapped to the source."""
-    # Map a code-point offset of the merged text to a source byte offset. Text pieces are
-    # verbatim source except escapes and entities, which pulldown-cmark reports as their
-    # own pieces; an offset inside such a piece maps to the piece's start.
-    offsets: list[int] = []
-    total = 0
-    for piece, _, _ in pending:
-        offsets.append(total)
-        total += len(piece)
-
-    def to_byte(pos: int) -> int:
-        i = bisect_right(offsets, pos) - 1
-        piece, pstart, pend = pending[i]
-        rel = pos - offsets[i]
-        if len(piece.encode("utf-8", "surrogatepass")) != pend - pstart:
-            return pstart if rel < len(piece) else pend
-        return pstart + len(piece[:rel].encode("utf-8", "surrogatepass"))
+        def to_byte(pos: int) -> int:
+            return start + len(source[: char_at[pos]].encode("utf-8", "surrogatepass"))
 
     last = 0
-    for start, end, url in found:
-        if start > last:
-            kids.append(Text(TEXT, to_byte(last), to_byte(start), text[last:start]))
-        bstart, bend = to_byte(start), to_byte(end)
+    for link_start, link_end, url in found:
+        if link_start > last:
+            kids.append(Text(TEXT, to_byte(last), to_byte(link_start), text[last:link_start]))
+        bstart, bend = to_byte(link_start), to_byte(link_end)
         link = Link(LINK, bstart, bend, url, "", True)
         link.linkified = True
-        link.children.append(Text(TEXT, bstart, bend, text[start:end]))
+        link.children.append(Text(TEXT, bstart, bend, text[link_start:link_end]))
         kids.append(link)
-        last = end
+        last = link_end
     if last < len(text):
-        kids.append(Text(TEXT, to_byte(last), pending[-1][2], text[last:]))
+        kids.append(Text(TEXT, to_byte(last), end, text[last:]))
+
+
+def _align(text: str, source: str) -> list[int]:
+    """Map each code-point offset of decoded ``text`` (and its end) to an offset in ``source``.
+
+    Inside an escape or entity every decoded character maps to the escape's start.
+    """
+    char_at: list[int] = []
+    pos = 0
+    for match in _ESCAPE_OR_ENTITY.finditer(source):
+        if len(char_at) >= len(text):
+            break
+        char_at.extend(range(pos, match.start()))
+        token = match.group()
+        decoded = token[1] if token[0] == "\\" else html.unescape(token)
+        if text.startswith(decoded, len(char_at)):
+            char_at.extend([match.start()] * len(decoded))
+        else:  # not decoded by the parser (e.g. an unknown entity): verbatim
+            char_at.extend(range(match.start(), match.end()))
+        pos = match.end()
+    char_at.extend(range(pos, len(source)))
+    # Pad or cut so every offset of `text` has an answer, whatever the source held.
+    char_at.extend([len(source)] * (len(text) + 1 - len(char_at)))
+    return char_at[: len(text) + 1]
 
 
 def _build(
@@ -431,7 +437,6 @@ def _build(
     """
     stack: list[Node] = [root]
     kids = root.children
-    pending: list[tuple[str, int, int]] = []
     code_parts: list[str] | None = None  # set while inside a code block
     link_depth = 0  # open links/images: no linkify inside
     quote_depth, item_depth = containers
@@ -443,12 +448,15 @@ def _build(
             if text is not None:
                 if code_parts is not None:
                     code_parts.append(text)
+                elif link_depth or not (
+                    # The gate of links.find_links, inlined: this is the hottest line.
+                    "://" in text or "@" in text or "w." in text or "W." in text
+                ):  # never linkify inside link text or alt text
+                    kids.append(Text(TEXT, rng["start"], rng["end"], text))
                 else:
-                    pending.append((text, rng["start"], rng["end"]))
+                    _text_node(text, rng["start"], rng["end"], kids, src)
                 continue
-        if pending:
-            _flush_text(pending, kids, link_depth == 0)
-        if type(ev) is str:
+        elif type(ev) is str:
             if ev == "SoftBreak":
                 kids.append(Node(SOFT_BREAK, rng["start"], rng["end"]))
             elif ev == "HardBreak":
@@ -570,15 +578,16 @@ def _build(
         else:  # extensions that are never enabled (math, footnotes): literal text
             (value,) = ev.values()
             kids.append(Text(TEXT, start, end, str(value)))
-    if pending:
-        _flush_text(pending, kids, link_depth == 0)
     facts.max_depth = max_depth
 
 
 def _wrap_item(item: Node, src: bytes, in_quote: bool, patterns: set[str]) -> None:
     """Give a tight item's inline content an implicit paragraph (items hold only blocks)."""
     children = item.children
-    if not children or all(c.kind not in INLINE_KINDS for c in children):
+    for child in children:
+        if child.kind in INLINE_KINDS:
+            break
+    else:
         return
     wrapped: list[Node] = []
     run: Node | None = None
@@ -640,6 +649,15 @@ def _rescue_bullets(par: Node, src: bytes) -> list[Node] | None:
     """Rewrite a paragraph whose trailing lines all start with one non-ASCII glyph into a list."""
     children = par.children
     if len(children) < 3:
+        return None
+    # Quick reject: at least two lines must start with a non-ASCII character.
+    candidates = 0
+    at_line_start = True
+    for child in children:
+        if at_line_start and isinstance(child, Text) and child.text and child.text[0] > "\x7f":
+            candidates += 1
+        at_line_start = child.kind in _BREAKS
+    if candidates < 2:
         return None
     lines: list[list[Node]] = [[]]
     for child in children:
@@ -739,8 +757,8 @@ def _replace_html_block(
     sub_text = "".join(pieces)
     sub_root = Node(DOCUMENT, 0, offset)
     sub_src = sub_text.encode("utf-8", "surrogatepass")
-    _build(parser.events_with_range(sub_text), sub_root, sub_src, facts, parser, depth,
-           containers, False)
+    events = parser.events_with_range(sub_text, merge_text=True)
+    _build(events, sub_root, sub_src, facts, parser, depth, containers, False)
 
     def to_source(pos: int) -> int:
         i = bisect_right(sub_starts, pos) - 1
