@@ -1,0 +1,17 @@
+"""Markdown → Slack Block Kit conversion: ``convert``, ``Converter`` and the text fallback."""
+
+from __future__ import annotations
+
+from .core import ConversionResult, Converter, convert
+from .fallback import derive_text_fallback
+from .options import Mode, Options, default_options
+
+__all__ = [
+    "ConversionResult",
+    "Converter",
+    "Mode",
+    "Options",
+    "convert",
+    "default_options",
+    "derive_text_fallback",
+]

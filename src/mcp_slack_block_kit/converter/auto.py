@@ -1,0 +1,110 @@
+"""Auto mode's picker: may the whole input go out as one Slack ``markdown`` block? (§9.1)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..blocks.limits import MAX_MARKDOWN_BLOCK_SUM
+from .mentions import HANDLE_RE, resolve_handle
+from .options import Options
+from .parse import (
+    EMPHASIS,
+    HARD_BREAK,
+    HTML,
+    ITEM,
+    LIST,
+    PARAGRAPH,
+    QUOTE,
+    REFUSED,
+    SOFT_BREAK,
+    STRIKE,
+    STRONG,
+    TABLE,
+    TABLE_CELL,
+    TABLE_HEAD,
+    TABLE_ROW,
+    TEXT,
+    Document,
+    Node,
+    Text,
+)
+from .warnings import PATTERN_ORDER
+
+__all__ = ["has_resolvable_handle", "nesting_patterns", "pick_markdown_block"]
+
+# Blocks whose inline content the rich_text walker renders through §7.1 (so mention_map
+# applies there); headings and code are plain text or literal and never get mentions.
+_CONTAINERS = frozenset((QUOTE, LIST, ITEM, TABLE, TABLE_HEAD, TABLE_ROW))
+_INLINE_RUN = frozenset((TEXT, HTML, SOFT_BREAK, HARD_BREAK))
+_STYLED = frozenset((EMPHASIS, STRONG, STRIKE, REFUSED))
+
+
+def nesting_patterns(doc: Document) -> tuple[str, ...]:
+    """The §9.2 nesting patterns present in ``doc``, de-duplicated, in the fixed order."""
+    found = doc.patterns
+    if not found:
+        return ()
+    return tuple(name for name in PATTERN_ORDER if name in found)
+
+
+def _runs_resolve(nodes: list[Node], mention_map: Mapping[str, str]) -> bool:
+    """Whether a text run among inline ``nodes`` (not code, not link text) has a mapped handle."""
+    stack = [nodes]
+    while stack:
+        run: list[str] = []
+        for node in stack.pop():
+            kind = node.kind
+            if kind in _INLINE_RUN:
+                run.append(node.text if isinstance(node, Text) else " ")
+                continue
+            if run and _text_resolves("".join(run), mention_map):
+                return True
+            run.clear()
+            if kind in _STYLED:
+                stack.append(node.children)
+        if run and _text_resolves("".join(run), mention_map):
+            return True
+    return False
+
+
+def _text_resolves(text: str, mention_map: Mapping[str, str]) -> bool:
+    if "@" not in text:
+        return False
+    return any(resolve_handle(m.group(1), mention_map) is not None
+               for m in HANDLE_RE.finditer(text))
+
+
+def has_resolvable_handle(doc: Document, mention_map: Mapping[str, str]) -> bool:
+    """[D8] Whether some ``@handle`` in a non-code text run resolves through ``mention_map``."""
+    if not mention_map or "@" not in doc.source:
+        return False
+    stack: list[Node] = list(doc.children)
+    while stack:
+        node = stack.pop()
+        kind = node.kind
+        if kind is PARAGRAPH or kind is TABLE_CELL:
+            if _runs_resolve(node.children, mention_map):
+                return True
+        elif kind in _CONTAINERS:
+            stack.extend(node.children)
+    return False
+
+
+def pick_markdown_block(doc: Document, options: Options) -> tuple[bool, tuple[str, ...]]:
+    """Run the §9.1 picker; return ``(accepted, nesting patterns present)``.
+
+    The first rule that says no wins: normalized text over 12,000 bytes,
+    ``prefer_rich_text``, a resolvable ``mention_map`` handle ([D8]), any image, a table
+    past 100 rows or 20 columns, any nesting pattern. The patterns are returned whichever
+    rule declined, because the nested-pattern warning does not depend on the rule.
+    """
+    patterns = nesting_patterns(doc)
+    accepted = not (
+        len(doc.source_bytes) > MAX_MARKDOWN_BLOCK_SUM
+        or options.prefer_rich_text
+        or (options.mention_map and has_resolvable_handle(doc, options.mention_map))
+        or doc.has_image
+        or doc.table_overflow
+        or patterns
+    )
+    return accepted, patterns

@@ -1,0 +1,174 @@
+"""The conversion pipeline: size check, URL-form rewrite, normalize, parse, mode dispatch."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from ..blocks.limits import MAX_MARKDOWN_BLOCK_SUM
+from ..exceptions import (
+    ConversionError,
+    InputTooLargeError,
+    InvalidOptionsError,
+    MarkdownBlockTooLargeError,
+)
+from ..normalizer import normalize
+from .auto import pick_markdown_block
+from .fallback import derive_text_fallback
+from .markdown_block import emit_markdown
+from .mrkdwn import render_section_mrkdwn
+from .options import Mode, Options
+from .parse import Document, parse
+from .rich_text import render_rich_text
+from .slack_urls import rewrite_slack_url_forms
+from .warnings import (
+    MARKDOWN_BLOCK_FALLBACK_SURFACES_WARNING,
+    nested_pattern_warning,
+    normalization_warning,
+)
+
+__all__ = ["ConversionResult", "Converter", "convert"]
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+@dataclass(frozen=True)
+class ConversionResult:
+    """What ``convert`` returns.
+
+    ``blocks`` is ready for ``chat.postMessage(blocks=…)`` (``[]`` for empty input),
+    ``warnings`` are non-fatal notes in pipeline order, ``repairs`` the fired normalizer
+    codes, and ``text_fallback`` the ≤150-code-point string for ``text=``.
+    """
+
+    blocks: list[dict[str, Any]]
+    warnings: list[str]
+    repairs: tuple[str, ...]
+    text_fallback: str
+
+
+class Converter:
+    """A reusable, thread-safe Markdown → Block Kit converter bound to one ``Options``.
+
+    The instance holds only its frozen options, so one converter may serve many threads.
+    Raises ``InvalidOptionsError`` when ``options`` is not an ``Options``.
+    """
+
+    __slots__ = ("_options",)
+
+    def __init__(self, options: Options | None = None) -> None:
+        if options is None:
+            options = Options()
+        elif not isinstance(options, Options):
+            raise InvalidOptionsError(
+                f"converter: options must be an Options, not {type(options).__name__}")
+        self._options = options
+
+    @property
+    def options(self) -> Options:
+        """The frozen options this converter applies."""
+        return self._options
+
+    def __repr__(self) -> str:
+        return f"Converter({self._options!r})"
+
+    def convert(self, markdown: str) -> ConversionResult:
+        """Convert ``markdown`` to blocks, warnings, fired repair codes and a text fallback.
+
+        Raises ``ConversionError`` for a non-``str`` argument or an over-long image URL,
+        ``InputTooLargeError``, ``InputTooDeeplyNestedError`` and (``markdown_block`` mode
+        only) ``MarkdownBlockTooLargeError``.
+        """
+        if not isinstance(markdown, str):
+            raise ConversionError(f"markdown must be a str, not {type(markdown).__name__}")
+        opts = self._options
+        if markdown.isascii():
+            size = len(markdown)
+        else:
+            size = len(markdown.encode("utf-8", "surrogatepass"))
+            if _LONE_SURROGATE.search(markdown):
+                # Unpaired surrogates cannot be encoded for the parser; U+FFFD has the
+                # same UTF-8 length, so the size check above is unaffected.
+                markdown = _LONE_SURROGATE.sub("\ufffd", markdown)
+        if size > opts.max_input_bytes:
+            raise InputTooLargeError(size, opts.max_input_bytes)
+        if not markdown.strip():
+            return ConversionResult([], [], (), "")
+
+        normalized = normalize(
+            rewrite_slack_url_forms(markdown),
+            decode_html_entities=opts.decode_html_entities,
+            repair_mismatched_emphasis=opts.repair_mismatched_emphasis,
+        )
+        text = normalized.text
+        repairs = normalized.fired
+        warnings = [normalization_warning(repairs)] if repairs else []
+        doc = parse(text, opts)
+
+        mode = opts.mode
+        blocks: list[dict[str, Any]]
+        if mode is Mode.RICH_TEXT:
+            blocks = render_rich_text(doc, opts)
+        elif mode is Mode.AUTO:
+            blocks = self._auto(doc, warnings)
+        elif mode is Mode.MARKDOWN_BLOCK:
+            md = emit_markdown(doc, opts)
+            md_size = len(md.encode("utf-8", "surrogatepass"))
+            if md_size > MAX_MARKDOWN_BLOCK_SUM:
+                raise MarkdownBlockTooLargeError(md_size)
+            blocks = [{"type": "markdown", "text": md}] if md.strip() else []
+        else:
+            blocks = render_section_mrkdwn(doc, opts)
+        return ConversionResult(
+            blocks, warnings, repairs,
+            derive_text_fallback(blocks, allow_broadcasts=opts.allow_broadcasts),
+        )
+
+    def _auto(self, doc: Document, warnings: list[str]) -> list[dict[str, Any]]:
+        opts = self._options
+        accepted, patterns = pick_markdown_block(doc, opts)
+        if accepted:
+            md = emit_markdown(doc, opts)
+            if not md.strip():
+                return []  # [D24] nothing visible: no block and no advisory
+            if len(md.encode("utf-8", "surrogatepass")) <= MAX_MARKDOWN_BLOCK_SUM:
+                warnings.append(MARKDOWN_BLOCK_FALLBACK_SURFACES_WARNING)
+                return [{"type": "markdown", "text": md}]
+            # [D7] grown past the limit while emitting: decompose instead of failing.
+        elif patterns:
+            warnings.append(nested_pattern_warning(patterns))
+        return render_rich_text(doc, opts)
+
+
+_DEFAULT = Converter()
+_FIELDS = frozenset(f.name for f in dataclasses.fields(Options))
+
+
+@lru_cache(maxsize=64)
+def _cached(options: Options) -> Converter:
+    return Converter(options)
+
+
+def convert(markdown: str, options: Options | None = None, **overrides: Any) -> ConversionResult:
+    """Convert ``markdown`` with ``options`` (default: ``Options()``) plus field overrides.
+
+    ``overrides`` are ``Options`` field names (``mode="rich_text"``, …) applied with
+    ``dataclasses.replace``; an unknown name or bad value raises ``InvalidOptionsError``.
+    Converters are cached per distinct options value.
+    """
+    if options is None:
+        if not overrides:
+            return _DEFAULT.convert(markdown)
+        options = _DEFAULT.options
+    elif not isinstance(options, Options):
+        raise InvalidOptionsError(
+            f"converter: options must be an Options, not {type(options).__name__}")
+    if overrides:
+        unknown = sorted(k for k in overrides if k not in _FIELDS)
+        if unknown:
+            raise InvalidOptionsError(f"converter: unknown option(s): {', '.join(unknown)}")
+        options = dataclasses.replace(options, **overrides)
+    return _cached(options).convert(markdown)

@@ -1,0 +1,302 @@
+"""Markdown-block emitter: re-emit the parse tree as the CommonMark subset Slack renders (§11).
+
+Text keeps its *source* form (backslash escapes and entities as written, [D6]) and is
+escaped per policy; alt text and titles are escaped too and URLs percent-encode ``<``,
+``>`` and whitespace ([D22]); refused links keep only their label ([D25]); fences grow
+past the longest backtick run in their content ([D11]). ``mention_map`` is not applied.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .escape import policy_escaper
+from .options import Options
+from .parse import (
+    CODE,
+    CODE_BLOCK,
+    EMPHASIS,
+    HARD_BREAK,
+    HEADING,
+    HTML,
+    IMAGE,
+    LINK,
+    LIST,
+    PARAGRAPH,
+    QUOTE,
+    REFUSED,
+    RULE,
+    SOFT_BREAK,
+    STRIKE,
+    STRONG,
+    TABLE,
+    TEXT,
+    CodeBlock,
+    Document,
+    Heading,
+    Item,
+    Link,
+    ListNode,
+    Node,
+    Table,
+    Text,
+    plain_text,
+)
+
+__all__ = ["emit_markdown", "longest_backtick_run"]
+
+_URL_ESCAPES = str.maketrans({
+    "<": "%3C", ">": "%3E", " ": "%20", "\t": "%09", "\n": "%0A", "\r": "%0D", "\f": "%0C",
+})
+_BACKTICK_RUN = re.compile(r"`+")
+# A closing fence may be indented up to three spaces, so those runs count too.
+_LINE_START_BACKTICKS = re.compile(r"^ {0,3}(`+)", re.MULTILINE)
+_UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
+_ALIGN_MARKER = {"": " --- |", "left": " :--- |", "center": " :---: |", "right": " ---: |"}
+
+
+def longest_backtick_run(text: str) -> int:
+    """Length of the longest run of backticks in ``text`` (0 when there is none)."""
+    if "`" not in text:
+        return 0
+    return max(len(m) for m in _BACKTICK_RUN.findall(text))
+
+
+def _keep(text: str) -> str:
+    return text
+
+
+class _Emitter:
+    """One conversion's emitter (holds the source and the escaping functions)."""
+
+    __slots__ = ("escape", "source", "source_form", "url")
+
+    def __init__(self, doc: Document, options: Options) -> None:
+        self.escape: Callable[[str], str] = policy_escaper(options)
+        self.url: Callable[[str], str] = (
+            _keep if options.allow_broadcasts else lambda u: u.translate(_URL_ESCAPES))
+        self.source = doc.source_bytes
+        # Escapes and entities are the only places where source and decoded text differ
+        # (bar NUL → U+FFFD); without `\` or `&` in the input the decoded text is the
+        # source form, so no slicing is needed.
+        src = doc.source
+        self.source_form = "\\" in src or "&" in src
+
+    # -- inline ------------------------------------------------------------------
+
+    def _text_form(self, node: Text) -> str:
+        text = node.text
+        if self.source_form and node.kind is TEXT:
+            raw = self.source[node.start:node.end].decode("utf-8", "replace")
+            if raw != text and ("\\" in raw or "&" in raw):
+                return raw
+        return text
+
+    def inline(self, nodes: list[Node], out: list[str], in_cell: bool = False) -> None:
+        """Append the Markdown of inline ``nodes`` to ``out``."""
+        run: list[str] = []  # adjacent text/HTML: escaped together so tokens still match
+        for node in nodes:
+            kind = node.kind
+            if kind is TEXT or kind is HTML:
+                assert isinstance(node, Text)
+                run.append(self._text_form(node))
+                continue
+            if run:
+                out.append(self.escape("".join(run)))
+                run.clear()
+            if kind is SOFT_BREAK:
+                out.append("\n")
+            elif kind is HARD_BREAK:
+                out.append("  \n")
+            elif kind is CODE:
+                assert isinstance(node, Text)
+                out.append(_code_span(node.text))
+            elif kind is EMPHASIS or kind is STRONG or kind is STRIKE:
+                mark = "*" if kind is EMPHASIS else "**" if kind is STRONG else "~~"
+                out.append(mark)
+                self.inline(node.children, out, in_cell)
+                out.append(mark)
+            elif kind is LINK:
+                assert isinstance(node, Link)
+                self.link(node, out, in_cell)
+            elif kind is IMAGE:
+                assert isinstance(node, Link)
+                out.append("![")
+                self.inline(node.children, out, in_cell)
+                out.append("](")
+                out.append(self.destination(node.url, in_cell))
+                self.title(node.title, out)
+                out.append(")")
+            elif kind is REFUSED:
+                self.inline(node.children, out, in_cell)
+            else:  # a block node in inline position cannot happen; keep its text
+                out.append(self.escape(plain_text(node)))
+        if run:
+            out.append(self.escape("".join(run)))
+
+    def destination(self, url: str, in_cell: bool) -> str:
+        url = self.url(url)
+        return url.replace("|", "%7C") if in_cell else url
+
+    def link(self, node: Link, out: list[str], in_cell: bool) -> None:
+        target = self.destination(node.url, in_cell)
+        if node.autolink:
+            display = node.url[7:] if node.url.startswith("mailto:") else node.url
+            out.append(f"[{self.destination(display, in_cell)}]({target})")
+            return
+        out.append("[")
+        self.inline(node.children, out, in_cell)
+        out.append("](")
+        out.append(target)
+        self.title(node.title, out)
+        out.append(")")
+
+    def title(self, title: str, out: list[str]) -> None:
+        if title:
+            out.append(' "' + self.escape(title).replace('"', '\\"') + '"')
+
+    def inline_text(self, nodes: list[Node], in_cell: bool = False) -> str:
+        out: list[str] = []
+        self.inline(nodes, out, in_cell)
+        return "".join(out)
+
+    # -- blocks --------------------------------------------------------------------
+
+    def blocks(self, nodes: list[Node]) -> str:
+        """Render block ``nodes`` separated by blank lines (trailing newlines trimmed)."""
+        parts = [self.block(node) for node in nodes]
+        return "\n\n".join([p for p in parts if p]).rstrip("\n")
+
+    def block(self, node: Node) -> str:
+        """Render one block without its trailing block break."""
+        kind = node.kind
+        if kind is PARAGRAPH:
+            return self.inline_text(node.children)
+        if kind is HEADING:
+            assert isinstance(node, Heading)
+            return "#" * node.level + " " + self.inline_text(node.children)
+        if kind is LIST:
+            assert isinstance(node, ListNode)
+            return self.render_list(node)
+        if kind is QUOTE:
+            body = self.blocks(node.children)
+            if not body:
+                return ">"
+            return "\n".join(["> " + line if line else ">" for line in body.split("\n")])
+        if kind is CODE_BLOCK:
+            assert isinstance(node, CodeBlock)
+            return _code_block(node)
+        if kind is RULE:
+            return "---"
+        if kind is TABLE:
+            assert isinstance(node, Table)
+            return self.table(node)
+        return self.escape(plain_text(node)).rstrip("\n")
+
+    def render_list(self, node: ListNode) -> str:
+        lines: list[str] = []
+        number = node.start_number
+        for item in node.children:
+            if node.ordered:
+                marker = f"{number}. "
+                number += 1
+            else:
+                marker = "- "
+            if isinstance(item, Item) and item.checked is not None:
+                marker_line = marker + ("[x] " if item.checked else "[ ] ")
+            else:
+                marker_line = marker
+            body = self.item_body(item.children)
+            if not body:
+                lines.append(marker_line.rstrip(" "))
+                continue
+            pad = " " * len(marker)
+            first, *rest = body.split("\n")
+            lines.append(marker_line + first)
+            lines.extend([pad + line if line else "" for line in rest])
+        return "\n".join(lines)
+
+    def item_body(self, children: list[Node]) -> str:
+        """An item's blocks: paragraphs end with one newline (tight), other blocks with a
+        blank line; a block that cannot interrupt a paragraph gets a blank line first."""
+        out: list[str] = []
+        after_paragraph = False
+        for child in children:
+            text = self.block(child)
+            if not text:
+                continue
+            if child.kind is PARAGRAPH:
+                out.append(text + "\n")
+                after_paragraph = True
+                continue
+            if after_paragraph and not _interrupts_paragraph(child):
+                out.append("\n")
+            out.append(text + "\n\n")
+            after_paragraph = False
+        return "".join(out).rstrip("\n")
+
+    def table(self, node: Table) -> str:
+        if not node.children:
+            return ""
+        head, *rows = node.children
+        width = len(head.children)
+        if width == 0:
+            return ""
+        lines = ["| " + " | ".join([self.cell(c) for c in head.children]) + " |"]
+        aligns = node.alignments
+        lines.append("|" + "".join(
+            [_ALIGN_MARKER.get(aligns[i] if i < len(aligns) else "", " --- |")
+             for i in range(width)]))
+        for row in rows:
+            cells = [self.cell(c) for c in row.children[:width]]
+            cells.extend([""] * (width - len(cells)))
+            lines.append("| " + " | ".join(cells) + " |")
+        return "\n".join(lines)
+
+    def cell(self, cell: Node) -> str:
+        text = self.inline_text(cell.children, in_cell=True)
+        if "|" in text:
+            text = _UNESCAPED_PIPE.sub(r"\\|", text)
+        return text.replace("\n", " ") if "\n" in text else text
+
+
+def _interrupts_paragraph(node: Node) -> bool:
+    """Whether ``node``'s Markdown may directly follow a paragraph line inside an item."""
+    if node.kind is LIST:
+        assert isinstance(node, ListNode)
+        return not node.ordered or node.start_number == 1
+    return node.kind in (HEADING, QUOTE, RULE) or (
+        node.kind is CODE_BLOCK and isinstance(node, CodeBlock) and node.fenced)
+
+
+def _code_span(content: str) -> str:
+    fence = "`" * (longest_backtick_run(content) + 1)
+    # Pad with a space when the content would merge with the delimiter or when
+    # CommonMark would strip one leading and trailing space from it.
+    if content.startswith("`") or content.endswith("`") or (
+        len(content) > 1 and content[0] == " " and content[-1] == " " and content.strip(" ")
+    ):
+        content = f" {content} "
+    return fence + content + fence
+
+
+def _code_block(node: CodeBlock) -> str:
+    content = node.text
+    if not node.fenced:
+        lines = content[:-1].split("\n") if content.endswith("\n") else content.split("\n")
+        return "\n".join(["    " + line for line in lines])
+    longest = 0
+    if "`" in content:
+        longest = max((len(m) for m in _LINE_START_BACKTICKS.findall(content)), default=0)
+    fence = "`" * max(3, longest + 1)
+    language = node.language if "`" not in node.language else ""
+    if not content:
+        return f"{fence}{language}\n{fence}"
+    newline = "" if content.endswith("\n") else "\n"
+    return f"{fence}{language}\n{content}{newline}{fence}"
+
+
+def emit_markdown(doc: Document, options: Options) -> str:
+    """Return the text of the single ``markdown`` block for ``doc`` (may be empty)."""
+    return _Emitter(doc, options).blocks(doc.children)

@@ -1,0 +1,429 @@
+"""``section_mrkdwn`` mode: ``section`` blocks with Slack mrkdwn text ([D18], converter spec §10).
+
+Headings, dividers, standalone images and tables become the same blocks as in the
+rich_text decomposition; everything else is written as mrkdwn (``*bold*``, ``_italic_``,
+``~strike~``, `` `code` ``, fences, ``<url|label>``, ``> `` quotes, ``•``/``1.`` lists),
+escaped per policy, one construct per section, cut at ``paragraph_char_limit`` bytes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ..blocks.limits import MAX_HEADER_TEXT_CHARS, MAX_IMAGE_URL_CHARS, MAX_TABLE_COLUMNS
+from ..blocks.limits import MAX_TABLE_ROWS as _MAX_TABLE_ROWS
+from ..blocks.split import split_text
+from ..exceptions import ConversionError
+from .escape import escape_emphasis, policy_escaper
+from .inline import InlineRenderer
+from .mentions import HANDLE_RE, resolve_handle
+from .options import Options
+from .parse import (
+    CODE,
+    CODE_BLOCK,
+    EMPHASIS,
+    HARD_BREAK,
+    HEADING,
+    HTML,
+    IMAGE,
+    LINK,
+    LIST,
+    PARAGRAPH,
+    QUOTE,
+    REFUSED,
+    RULE,
+    SOFT_BREAK,
+    STRIKE,
+    STRONG,
+    TABLE,
+    TEXT,
+    CodeBlock,
+    Document,
+    Heading,
+    Item,
+    Link,
+    ListNode,
+    Node,
+    Table,
+    Text,
+    iter_nodes,
+    plain_text,
+)
+
+__all__ = ["heading_section_text", "render_section_mrkdwn"]
+
+Block = dict[str, Any]
+# A piece of a construct's output: mrkdwn text, or ready blocks (tables split out of it).
+_Segment = str | list[Block]
+
+# In a mrkdwn token's URL these characters would end or split the token ([D18]).
+_URL_ESCAPES = str.maketrans({
+    "<": "%3C", ">": "%3E", "|": "%7C", " ": "%20", "\t": "%09", "\n": "%0A", "\r": "%0D",
+    "\f": "%0C",
+})
+_ABSOLUTE_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{1,31}:")
+_PARTIAL_ENTITY = re.compile(r"&[A-Za-z0-9#]{0,5}\Z")
+_MARKS = {EMPHASIS: "_", STRONG: "*", STRIKE: "~"}
+_FENCE = "```"
+_EMPTY_CELL: list[dict[str, Any]] = [{"type": "text", "text": ""}]
+
+
+def heading_section_text(text: str, escape: Callable[[str], str], limit: int) -> str:
+    """``*E*`` for a heading that is not a header block (§8.2), cut to ``limit`` bytes.
+
+    E is the text escaped per policy with ``*``, ``_``, ``~`` and backticks backslashed.
+    An over-long result is cut on a code-point boundary to ``limit - 1`` bytes, never
+    inside an ``&…;`` entity ([D17]) and never leaving a dangling escape backslash.
+    """
+    out = "*" + escape_emphasis(escape(text)) + "*"
+    raw = out.encode("utf-8")
+    if len(raw) <= limit:
+        return out
+    cut = raw[: limit - 1].decode("utf-8", "ignore")
+    partial = _PARTIAL_ENTITY.search(cut)
+    if partial is not None:
+        cut = cut[: partial.start()]
+    trailing = len(cut) - len(cut.rstrip("\\"))
+    if trailing % 2:
+        cut = cut[:-1]
+    return cut + "*"
+
+
+def _is_absolute(url: str) -> bool:
+    return _ABSOLUTE_URL.match(url) is not None
+
+
+def _wrap(mark: str, inner: str) -> str:
+    """Wrap ``inner`` in a mrkdwn delimiter, keeping edge spaces outside it (Slack needs the
+    delimiter next to a non-space character)."""
+    core = inner.strip(" ")
+    if not core:
+        return inner
+    if core is inner or core == inner:
+        return f"{mark}{inner}{mark}"
+    lead = inner[: len(inner) - len(inner.lstrip(" "))]
+    trail = inner[len(inner.rstrip(" ")):]
+    return f"{lead}{mark}{core}{mark}{trail}"
+
+
+class _Walker:
+    """One conversion's walker (holds the block_id counter, so never shared)."""
+
+    __slots__ = ("escape", "inline_cells", "limit", "map", "prefix", "seq")
+
+    def __init__(self, options: Options) -> None:
+        self.escape: Callable[[str], str] = policy_escaper(options)
+        self.map: Mapping[str, str] | None = options.mention_map or None
+        self.limit = options.paragraph_char_limit
+        self.prefix = options.block_id_prefix
+        self.seq = 0
+        self.inline_cells = InlineRenderer(options)
+
+    def _id(self, block: Block) -> Block:
+        if self.prefix:
+            self.seq += 1
+            block["block_id"] = f"{self.prefix}-{self.seq}"
+        return block
+
+    # -- inline --------------------------------------------------------------------
+
+    def text_run(self, text: str) -> str:
+        """Escape a text run per policy; ``mention_map`` handles become mrkdwn tokens."""
+        if self.map is None or "@" not in text:
+            return self.escape(text)
+        out: list[str] = []
+        pos = 0
+        for match in HANDLE_RE.finditer(text):
+            resolved = resolve_handle(match.group(1), self.map)
+            if resolved is None:
+                continue
+            handle, slack_id = resolved
+            out.append(self.escape(text[pos : match.start()]))
+            lead = slack_id[0]
+            if lead == "C":
+                out.append(f"<#{slack_id}>")
+            elif lead == "S":
+                out.append(f"<!subteam^{slack_id}>")
+            else:
+                out.append(f"<@{slack_id}>")
+            pos = match.start() + 1 + len(handle)
+        out.append(self.escape(text[pos:]))
+        return "".join(out)
+
+    def inline(self, nodes: list[Node]) -> str:
+        """The mrkdwn for inline ``nodes``."""
+        out: list[str] = []
+        run: list[str] = []
+        for node in nodes:
+            kind = node.kind
+            if kind is TEXT or kind is HTML:
+                assert isinstance(node, Text)
+                run.append(node.text)
+                continue
+            if kind is SOFT_BREAK or kind is HARD_BREAK:
+                run.append("\n")
+                continue
+            if kind is IMAGE:  # an inline image contributes its alt text
+                run.append(plain_text(node))
+                continue
+            if run:
+                out.append(self.text_run("".join(run)))
+                run.clear()
+            if kind is CODE:
+                assert isinstance(node, Text)
+                if node.text:
+                    out.append("`" + self.escape(node.text) + "`")
+            elif kind in _MARKS:
+                out.append(_wrap(_MARKS[kind], self.inline(node.children)))
+            elif kind is LINK:
+                assert isinstance(node, Link)
+                out.append(self.link(node))
+            elif kind is REFUSED:
+                out.append(self.inline(node.children))
+            else:
+                out.append(self.escape(plain_text(node)))
+        if run:
+            out.append(self.text_run("".join(run)))
+        return "".join(out)
+
+    def link(self, node: Link) -> str:
+        url = node.url.translate(_URL_ESCAPES)
+        label = plain_text(node)
+        if node.autolink:
+            return f"<{url}>" if label == node.url or not label else (
+                f"<{url}|{self.escape(label)}>")
+        if label:
+            return f"<{url}|{self.escape(label)}>"
+        return f"<{url}>" if _is_absolute(node.url) else ""
+
+    # -- blocks --------------------------------------------------------------------
+
+    def segments(self, node: Node) -> list[_Segment]:
+        """The mrkdwn text (and split-out table blocks) of one block node."""
+        kind = node.kind
+        if kind is PARAGRAPH:
+            return [self.inline(node.children)]
+        if kind is CODE_BLOCK:
+            assert isinstance(node, CodeBlock)
+            content = self.escape(node.text)
+            if not content.strip():
+                return []
+            newline = "" if content.endswith("\n") else "\n"
+            return [f"{_FENCE}\n{content}{newline}{_FENCE}"]
+        if kind is HEADING:
+            text = self.escape(plain_text(node)).strip()
+            return ["*" + text + "*"] if text else []
+        if kind is LIST:
+            assert isinstance(node, ListNode)
+            return self.render_list(node, 0)
+        if kind is QUOTE:
+            return self.quote(node)
+        if kind is TABLE:
+            assert isinstance(node, Table)
+            return [self.table(node)]
+        if kind is RULE:
+            return []
+        return [self.escape(plain_text(node))]
+
+    def quote(self, node: Node) -> list[_Segment]:
+        out: list[_Segment] = []
+        lines: list[str] = []
+        for child in node.children:
+            for segment in self.segments(child):
+                if isinstance(segment, list):
+                    if lines:
+                        out.append("\n".join(lines))
+                        lines = []
+                    out.append(segment)
+                elif segment.strip():
+                    lines.extend(["> " + line if line else ">" for line in segment.split("\n")])
+        if lines:
+            out.append("\n".join(lines))
+        return out
+
+    def render_list(self, node: ListNode, depth: int) -> list[_Segment]:
+        out: list[_Segment] = []
+        lines: list[str] = []
+        indent = "  " * depth
+        number = node.start_number
+        for item in node.children:
+            if node.ordered:
+                marker = f"{number}."
+                number += 1
+            else:
+                marker = "•"
+            words: list[str] = []
+            if isinstance(item, Item) and item.checked is not None:
+                words.append("[x]" if item.checked else "[ ]")
+            after: list[_Segment] = []  # nested lists and blocks, after the item's line
+            for child in item.children:
+                if child.kind is LIST:
+                    assert isinstance(child, ListNode)
+                    after.extend(self.render_list(child, depth + 1))
+                elif child.kind is PARAGRAPH or child.kind is HEADING:
+                    text = self.segments(child)
+                    if text and isinstance(text[0], str) and text[0].strip():
+                        words.append(text[0].replace("\n", "\n" + indent + "  "))
+                else:
+                    after.extend(self.segments(child))
+            lines.append(indent + " ".join([marker, *words]))
+            for segment in after:
+                if isinstance(segment, list):
+                    out.append("\n".join(lines))
+                    lines = []
+                    out.append(segment)
+                elif segment.strip():
+                    lines.append(segment)
+        if lines:
+            out.append("\n".join(lines))
+        return out
+
+    def cell(self, cell: Node) -> dict[str, Any]:
+        elements = self.inline_cells.render(cell.children) or [dict(_EMPTY_CELL[0])]
+        return {"type": "rich_text",
+                "elements": [{"type": "rich_text_section", "elements": elements}]}
+
+    def table(self, node: Table) -> list[Block]:
+        """Native ``table`` blocks (§8.6): ≤20 columns, ≤100 rows each, header repeated."""
+        if not node.children:
+            return []
+        head, *rows = node.children
+        header = [self.cell(c) for c in head.children[:MAX_TABLE_COLUMNS]]
+        width = len(header)
+        if not width:
+            return []
+        body: list[list[dict[str, Any]]] = []
+        for row in rows:
+            cells = [self.cell(c) for c in row.children[:width]]
+            while len(cells) < width:  # C7: pad short rows to the header width
+                cells.append(self.cell(Node(TEXT, 0, 0)))
+            body.append(cells)
+        aligns = node.alignments
+        per_block = _MAX_TABLE_ROWS - 1
+        blocks: list[Block] = []
+        for first in range(0, max(len(body), 1), per_block):
+            settings = [{"align": (aligns[i] if i < len(aligns) else "") or "left",
+                         "is_wrapped": True} for i in range(width)]
+            block: Block = {"type": "table"}
+            self._id(block)
+            block["column_settings"] = settings
+            block["rows"] = [header, *body[first : first + per_block]]
+            blocks.append(block)
+        return blocks
+
+    def sections(self, text: str, out: list[Block]) -> None:
+        """Append ``text`` as one or more sections of at most ``limit`` bytes."""
+        if not text.strip():
+            return
+        limit = self.limit
+        if len(text) * 4 > limit and len(text.encode("utf-8")) > limit:
+            pieces = _cut(text, limit)
+        else:
+            pieces = [text]
+        for piece in pieces:
+            if piece.strip():
+                out.append(self._id(
+                    {"type": "section", "text": {"type": "mrkdwn", "text": piece}}))
+
+    def heading(self, node: Heading, out: list[Block]) -> None:
+        text = plain_text(node)
+        size = len(text.encode("utf-8"))
+        if node.level == 1 and 0 < size <= MAX_HEADER_TEXT_CHARS and not any(
+            n.kind is LINK or n.kind is IMAGE or n.kind is CODE for n in iter_nodes(node)
+        ):
+            out.append(self._id(
+                {"type": "header", "text": {"type": "plain_text", "text": text}}))
+        elif not text:
+            out.append({"type": "divider"})  # keeps the heading's place; no block_id
+        else:
+            out.append(self._id({"type": "section", "text": {
+                "type": "mrkdwn", "text": heading_section_text(text, self.escape, self.limit)}}))
+
+    def image(self, node: Link, out: list[Block]) -> None:
+        url = node.url
+        if not url:
+            return
+        size = len(url.encode("utf-8"))
+        if size > MAX_IMAGE_URL_CHARS:
+            raise ConversionError(
+                f"image_url length {size} exceeds Slack limit {MAX_IMAGE_URL_CHARS}")
+        block: Block = {"type": "image", "image_url": url, "alt_text": plain_text(node)}
+        if node.title:
+            block["title"] = {"type": "plain_text", "text": node.title}
+        out.append(self._id(block))
+
+    def render(self, doc: Document) -> list[Block]:
+        out: list[Block] = []
+        for node in doc.children:
+            kind = node.kind
+            if kind is HEADING:
+                assert isinstance(node, Heading)
+                self.heading(node, out)
+            elif kind is RULE:
+                out.append(self._id({"type": "divider"}))
+            elif kind is PARAGRAPH and (image := _standalone_image(node)) is not None:
+                self.image(image, out)
+            else:
+                for segment in self.segments(node):
+                    if isinstance(segment, list):
+                        out.extend(segment)
+                    else:
+                        self.sections(segment, out)
+        return out
+
+
+def _standalone_image(paragraph: Node) -> Link | None:
+    """The paragraph's only image when everything else in it is whitespace text (§8.3)."""
+    image: Link | None = None
+    for child in paragraph.children:
+        if child.kind is IMAGE and image is None:
+            assert isinstance(child, Link)
+            image = child
+        elif not (child.kind is SOFT_BREAK or child.kind is HARD_BREAK or (
+                child.kind is TEXT and isinstance(child, Text) and not child.text.strip())):
+            return None
+    return image
+
+
+def _cut(text: str, limit: int) -> list[str]:
+    """Cut ``text`` into pieces of at most ``limit`` bytes at paragraph/sentence/word
+    boundaries; a fence open at a cut is closed and reopened, and a cut never falls inside
+    an ``&…;`` entity or a ``<…>`` token when it can back off."""
+    fenced = _FENCE in text
+    size = limit - 2 * (len(_FENCE) + 1) if fenced else limit
+    pieces: list[str] = []
+    reopen = False
+    while True:
+        if reopen:
+            text = _FENCE + "\n" + text
+        if len(text.encode("utf-8")) <= limit:
+            pieces.append(text)
+            return pieces
+        head = split_text(text[: size + 1], size)[0]
+        backed = _back_off(head)
+        if backed:
+            head = backed
+        text = text[len(head):]
+        reopen = fenced and head.count(_FENCE) % 2 == 1
+        if reopen:
+            head += "\n" + _FENCE
+        pieces.append(head)
+
+
+def _back_off(head: str) -> str:
+    """``head`` without a trailing partial entity or unclosed ``<…`` token ("" if nothing
+    would remain)."""
+    open_at = head.rfind("<")
+    if open_at > 0 and head.rfind(">") < open_at:
+        return head[:open_at]
+    partial = _PARTIAL_ENTITY.search(head)
+    if partial is not None and partial.start() > 0:
+        return head[: partial.start()]
+    return ""
+
+
+def render_section_mrkdwn(doc: Document, options: Options) -> list[Block]:
+    """Return the ``section_mrkdwn`` blocks for ``doc``."""
+    return _Walker(options).render(doc)
