@@ -94,21 +94,20 @@ PIPELINE: tuple[Repair, ...] = (
 )
 
 
-def run_pipeline(
-    text: str, *, decode_html_entities: bool, repair_mismatched_emphasis: bool
-) -> tuple[str, tuple[str, ...]]:
-    """Run every enabled repair in order; return the text and the fired codes.
+# A repair can change the container structure that fence detection depends on ([D19]):
+# ``-a`` becoming ``- a`` puts the indented lines below it in a list item. When the kinds a
+# pass ended with differ from a fresh classification of its output, another pass settles
+# the document (bounded), so one call is already idempotent.
+MAX_PASSES = 4
 
-    When nothing fired the returned text is ``text`` itself.
-    """
-    flags = {
-        "decode_html_entities": decode_html_entities,
-        "repair_mismatched_emphasis": repair_mismatched_emphasis,
-    }
-    fired: list[str] = []
+
+def _one_pass(
+    text: str, lines: list[Line] | None, flags: dict[str, bool], fired: set[str]
+) -> tuple[str, list[Line] | None]:
+    """Run the table once; return the text and its lines (None when nothing fired)."""
     # The text of ``lines``; None after a repair fired, until a repair needs it again.
     current: str | None = text
-    lines: list[Line] | None = None
+    any_fired = False
     for repair in PIPELINE:
         if repair.enabled_by is not None and not flags[repair.enabled_by]:
             continue
@@ -121,13 +120,40 @@ def run_pipeline(
         new = repair.apply(lines)
         if new is None:
             continue
-        fired.append(repair.code)
+        any_fired = True
+        fired.add(repair.code)
         if repair.reclassify:
             current = reassemble(new)
             lines = classify(current)
         else:
             lines = new
             current = None
+    if not any_fired:
+        return text, None
+    return (current if current is not None else reassemble(lines or [])), lines
+
+
+def run_pipeline(
+    text: str, *, decode_html_entities: bool, repair_mismatched_emphasis: bool
+) -> tuple[str, tuple[str, ...]]:
+    """Run every enabled repair in order; return the text and the fired codes.
+
+    When nothing fired the returned text is ``text`` itself.
+    """
+    flags = {
+        "decode_html_entities": decode_html_entities,
+        "repair_mismatched_emphasis": repair_mismatched_emphasis,
+    }
+    fired: set[str] = set()
+    out, lines = _one_pass(text, None, flags, fired)
+    passes = 1
+    settle = {**flags, "decode_html_entities": False}  # V11 decodes exactly one level
+    while lines is not None and passes < MAX_PASSES:
+        fresh = classify(out)
+        if [ln.kind for ln in fresh] == [ln.kind for ln in lines]:
+            break
+        out, lines = _one_pass(out, fresh, settle, fired)
+        passes += 1
     if not fired:
         return text, ()
-    return (current if current is not None else reassemble(lines or [])), tuple(fired)
+    return out, tuple(r.code for r in PIPELINE if r.code in fired)

@@ -16,6 +16,7 @@ links merges in one pass.
 from __future__ import annotations
 
 import re
+from collections import deque
 
 from ..lines import BLANK, PROSE, Line
 
@@ -27,6 +28,36 @@ _URLISH = re.compile(r"[:/@#]")
 def may_fire(text: str) -> bool:
     """Cheap pre-check on the whole document."""
     return "]" in text and "(" in text
+
+
+def _head(line: Line, first: bool = True) -> str | None:
+    """The line up to its final ``]`` when it can start a split link (guard 1)."""
+    if line.kind is not PROSE:
+        return None
+    head = line.text.rstrip(_WS)
+    if not head.endswith("]") or (first and "[" not in head):
+        return None
+    return head
+
+
+def _target(parts: deque[str]) -> tuple[str, str] | None:
+    """Guards 2-3 at the start of the line made of ``parts``: ``(target, tail start)``.
+
+    Reads (and consumes from ``parts``) only the pieces the match needs, so long
+    chains stay linear; ``parts`` is left untouched when there is no match.
+    """
+    take = []
+    for part in parts:
+        take.append(part)
+        if ")" in part or " " in part or "\t" in part or "\f" in part:
+            break
+    joined = "".join(take)
+    m = _TARGET.match(joined)
+    if m is None or _URLISH.search(m.group(1)) is None:
+        return None
+    for _ in take:
+        parts.popleft()
+    return m.group(1), joined[m.end() :]
 
 
 def merge_split_links(lines: list[Line]) -> list[Line] | None:
@@ -42,28 +73,43 @@ def merge_split_links(lines: list[Line]) -> list[Line] | None:
             out.append(line)
             continue
         # Pieces of the (possibly merged) line; only the last one can still end with "]".
-        parts = [line.text]
+        parts = deque([line.text])
         ending = line.ending
         while True:
-            head = parts[-1].rstrip(_WS)
-            if not head.endswith("]") or (len(parts) == 1 and "[" not in head):
+            head = _head(Line(parts[-1], PROSE), first=len(parts) == 1)
+            if head is None:
                 break
             j = i
             while j < n and lines[j].kind is BLANK:
                 j += 1
             if j >= n or lines[j].kind is not PROSE:
                 break
-            nxt = lines[j].text
-            m = _TARGET.match(nxt)
-            if m is None or _URLISH.search(m.group(1)) is None:
+            found = _target(deque([lines[j].text]))
+            if found is None:
                 break
             parts[-1] = head
-            parts += ["(", m.group(1), ")", nxt[m.end() :]]
+            parts += ["(", found[0], ")", found[1]]
             ending = lines[j].ending
             i = j + 1  # [D4] the merged line is examined again as a first line
         if len(parts) == 1:
             out.append(line)
-        else:
-            fired = True
-            out.append(Line("".join(parts), PROSE, ending))
+            continue
+        fired = True
+        # The merged line may now complete a label on an earlier line whose own next
+        # line did not match: ``x[a]\n(y[b]\n(http://z)`` merges fully in one pass.
+        while True:
+            h = len(out) - 1
+            while h >= 0 and out[h].kind is BLANK:
+                h -= 1
+            if h < 0:
+                break
+            head = _head(out[h])
+            if head is None:
+                break
+            found = _target(parts)
+            if found is None:
+                break
+            parts.extendleft(reversed([head, "(", found[0], ")", found[1]]))
+            del out[h:]
+        out.append(Line("".join(parts), PROSE, ending))
     return out if fired else None

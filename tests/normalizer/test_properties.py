@@ -1,0 +1,112 @@
+"""Safety properties of ``normalize`` under all four flag combinations (normalizer.md §8)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from mcp_slack_block_kit.normalizer import normalize
+from normalizer.strategies import any_text, payload, token_text
+
+FLAG_COMBOS = [
+    pytest.param(d, r, id=f"entities={d}-emphasis={r}") for d in (False, True) for r in (False, True)
+]
+BROADCASTS = ("<!channel>", "<!here>", "<!everyone>")
+MAX = settings(max_examples=200)
+
+REGRESSION_SEEDS = [
+    "~0~0~0", "*0000000`", "0.A\n0.0", "*000<Br>", "*0\n# ", "0\n---\n0`", "> ```go", "*A <br>*A",
+    "<Br>~~~", "]\n(]\n(#)", '```go fmt.Println("hi")```\n**unclosed bold', "*hello<br>   <br>**unclosed",
+    "a<br>\t<br>b", "paragraph&#10;> quote", "> ```\n> x\n\n```\ny  \n```", "```\naaa\n",
+    "> ```\nfoo\n```\n", "a<br>~~~\n\n```\nx  \n```", "- `one\n- two`", "hello   \r\n",
+]
+
+
+@pytest.mark.parametrize(("entities", "emphasis"), FLAG_COMBOS)
+@MAX
+@given(text=any_text)
+@example(text="\ud800\x00\r")
+def test_never_raises_and_bounded(text: str, entities: bool, emphasis: bool) -> None:
+    """P8 + P2: any string is accepted; output ≤ 4·input + 1024 bytes."""
+    result = normalize(text, decode_html_entities=entities, repair_mismatched_emphasis=emphasis)
+    size = len(text.encode("utf-8", "surrogatepass"))
+    assert len(result.text.encode("utf-8", "surrogatepass")) <= 4 * size + 1024
+    assert len(set(result.fired)) == len(result.fired)
+
+
+@pytest.mark.parametrize("entities", [False, True])
+@MAX
+@given(text=any_text)
+def test_idempotent(text: str, entities: bool) -> None:
+    """P1: a second pass changes nothing and fires nothing (V6 off; P1b is best effort)."""
+    first = normalize(text, decode_html_entities=entities)
+    if entities and "&" in first.text:
+        return  # P1c: double-encoded text decodes one level per pass by design
+    second = normalize(first.text, decode_html_entities=entities)
+    assert second.text == first.text
+    assert second.fired == ()
+
+
+@pytest.mark.parametrize("seed", REGRESSION_SEEDS)
+def test_idempotent_on_regression_seeds(seed: str) -> None:
+    """P1 on every §9 seed."""
+    first = normalize(seed)
+    assert normalize(first.text) == (first.text, ())
+
+
+@MAX
+@given(text=token_text)
+def test_no_new_broadcast_tokens(text: str) -> None:
+    """P3: with V11 off, a broadcast token in the output was already in the input."""
+    out = normalize(text).text
+    for token in BROADCASTS:
+        if token in out:
+            assert token in text
+
+
+@MAX
+@given(line=payload, before=token_text, after=token_text)
+def test_fenced_code_is_preserved(line: str, before: str, after: str) -> None:
+    """P4: ``before\\n```\\npayload\\n```\\nafter`` keeps ``\\npayload\\n`` byte for byte."""
+    src = "before\n```\n" + line + "\n```\nafter"
+    assert "\n" + line + "\n" in normalize(src).text
+    # The same with arbitrary surroundings that cannot reach into the block.
+    src = before.replace("`", "").replace("~", "") + "\n\n```\n" + line + "\n```\n\n" + after
+    assert "\n```\n" + line + "\n```\n" in normalize(src).text
+
+
+@MAX
+@given(lines=st.lists(payload, min_size=1, max_size=5), quote=st.booleans())
+def test_nested_fence_content_is_preserved(lines: list[str], quote: bool) -> None:
+    """[D19] The content of a fence inside a quote or list item is preserved too."""
+    prefix = "> " if quote else "  "
+    opener = "> ```" if quote else "- ```"
+    src = "\n".join([opener, *(prefix + ln for ln in lines), prefix + "```", "", "after"])
+    out = normalize(src).text
+    assert "\n".join(prefix + ln for ln in lines) in out
+
+
+def test_v11_liveness() -> None:
+    """P5: the entity decoder really runs when asked, so P3 does not pass vacuously."""
+    assert normalize("Tom &amp; Jerry", decode_html_entities=True) == ("Tom & Jerry", ("V11",))
+    assert normalize("alert &lt;!channel&gt; please", decode_html_entities=True).text == (
+        "alert <!channel> please"
+    )
+
+
+def test_v6_liveness() -> None:
+    """The opt-in emphasis repair really runs when asked."""
+    assert normalize("**italic*", repair_mismatched_emphasis=True) == ("*italic*", ("V6",))
+    assert normalize("**italic*") == ("**italic*", ())
+
+
+@MAX
+@given(text=token_text)
+def test_v6_on_never_raises_and_bounded(text: str) -> None:
+    """P1b: with V6 on, crash freedom and the length bound hold for a second pass too."""
+    first = normalize(text, repair_mismatched_emphasis=True)
+    second = normalize(first.text, repair_mismatched_emphasis=True)
+    assert len(second.text.encode("utf-8", "surrogatepass")) <= 4 * len(
+        first.text.encode("utf-8", "surrogatepass")
+    ) + 1024
