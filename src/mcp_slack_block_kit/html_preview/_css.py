@@ -119,8 +119,8 @@ white-space:pre-wrap}
 .sbk-markdown .sbk-md-p{margin:0 0 8px;white-space:normal}
 .sbk-markdown .sbk-md-p:last-child{margin-bottom:0}
 .sbk-md-html{white-space:pre-wrap}
+/* Slack's markdown block docs: every heading level renders bold, at the same size. */
 .sbk-md-h{font-weight:700;margin:8px 0 4px}
-.sbk-md-h1{font-size:18px;font-weight:900}.sbk-md-h2{font-size:16px}
 .sbk-md-list{margin:0 0 8px;padding-left:28px}
 .sbk-md-list .sbk-md-list{margin-bottom:0}
 .sbk-md-list ul.sbk-md-list{list-style-type:circle}

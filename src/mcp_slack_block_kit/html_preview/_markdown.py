@@ -82,9 +82,8 @@ class _Renderer:
             url = data.get("dest_url", "")
             if data.get("link_type") == "Email":
                 url = "mailto:" + url
-            marker = "🖼\ufe0f " if name == "Image" else ""
-            # Slack shows a markdown image as a link labelled with its alt text.
-            html = link_html(url, f"{marker}\x00")
+            # Slack shows a markdown image as hyperlink text: its alt text (markdown block docs).
+            html = link_html(url, "\x00")
             head, _, tail = html.partition("\x00")
             out.append(head)
             self.ends.append(tail)
