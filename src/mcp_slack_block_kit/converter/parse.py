@@ -327,13 +327,17 @@ _BREAKS = frozenset((SOFT_BREAK, HARD_BREAK))
 class _Facts:
     """Mutable facts gathered while building (one per ``parse`` call)."""
 
-    __slots__ = ("has_image", "max_depth", "patterns", "table_overflow")
+    __slots__ = ("has_image", "html_end", "html_tail", "max_depth", "patterns", "table_overflow")
 
     def __init__(self) -> None:
         self.has_image = False
         self.table_overflow = False
         self.max_depth = 0
         self.patterns: set[str] = set()
+        # The paragraph an HTML block ended with, and where that block ended: a paragraph
+        # that follows on the next line continues it (as it would with HTML off).
+        self.html_tail: Node | None = None
+        self.html_end = 0
 
 
 def parse(markdown: str, options: Options) -> Document:
@@ -531,6 +535,17 @@ def _build(
             kids = parent.children
             kind = node.kind
             if kind is PARAGRAPH:
+                tail = facts.html_tail
+                if (
+                    tail is not None
+                    and kids
+                    and kids[-1] is tail
+                    and b"\n" not in src[facts.html_end : node.start]
+                ):
+                    tail.children.append(Node(SOFT_BREAK, node.start, node.start))
+                    tail.children.extend(node.children)
+                    tail.end = node.end
+                    continue
                 rescued = _rescue_bullets(node, src)
                 if rescued is not None:
                     if quote_depth:
@@ -539,7 +554,7 @@ def _build(
                     continue
             elif kind is ITEM:
                 item_depth -= 1
-                _wrap_item(node, src, quote_depth > 0, patterns)
+                _wrap_item(node, src, quote_depth > 0, facts)
             elif kind is CODE_BLOCK:
                 assert isinstance(node, CodeBlock)
                 node.text = "".join(code_parts or ())
@@ -581,7 +596,7 @@ def _build(
     facts.max_depth = max_depth
 
 
-def _wrap_item(item: Node, src: bytes, in_quote: bool, patterns: set[str]) -> None:
+def _wrap_item(item: Node, src: bytes, in_quote: bool, facts: _Facts) -> None:
     """Give a tight item's inline content an implicit paragraph (items hold only blocks)."""
     children = item.children
     for child in children:
@@ -591,19 +606,30 @@ def _wrap_item(item: Node, src: bytes, in_quote: bool, patterns: set[str]) -> No
         return
     wrapped: list[Node] = []
     run: Node | None = None
+    tail = facts.html_tail
     for child in children:
         if child.kind in INLINE_KINDS:
             if run is None:
-                run = Node(PARAGRAPH, child.start, child.end)
+                if (
+                    tail is not None
+                    and wrapped
+                    and wrapped[-1] is tail
+                    and b"\n" not in src[facts.html_end : child.start]
+                ):  # continues the paragraph an HTML block ended with
+                    tail.children.append(Node(SOFT_BREAK, child.start, child.start))
+                    run = tail
+                else:
+                    run = Node(PARAGRAPH, child.start, child.end)
             run.children.append(child)
             run.end = child.end
             continue
         if run is not None:
-            _add_paragraph(run, wrapped, src, in_quote, patterns)
+            if run is not tail:
+                _add_paragraph(run, wrapped, src, in_quote, facts.patterns)
             run = None
         wrapped.append(child)
-    if run is not None:
-        _add_paragraph(run, wrapped, src, in_quote, patterns)
+    if run is not None and run is not tail:
+        _add_paragraph(run, wrapped, src, in_quote, facts.patterns)
     item.children = wrapped
 
 
@@ -789,6 +815,9 @@ def _replace_html_block(
             previous.end = first.end
         new = new[1:]
     kids.extend(new)
+    if kids and kids[-1].kind is PARAGRAPH:
+        facts.html_tail = kids[-1]
+        facts.html_end = block.end
 
 
 def _last_end(node: Node) -> int:
@@ -828,8 +857,10 @@ def iter_nodes(root: Node) -> Iterator[Node]:
 def plain_text(node: Node) -> str:
     """Concatenate the text of ``node``'s subtree: text, code, raw HTML, alt and link text;
     a soft or hard break becomes one space; styling is dropped ("plain text of X")."""
-    if isinstance(node, Text):
+    if isinstance(node, (Text, CodeBlock)):
         return node.text
+    if node.kind is SOFT_BREAK or node.kind is HARD_BREAK:
+        return " "
     parts: list[str] = []
     stack = list(reversed(node.children))
     while stack:
