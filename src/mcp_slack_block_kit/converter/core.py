@@ -11,6 +11,7 @@ from typing import Any
 from ..blocks.limits import MAX_MARKDOWN_BLOCK_SUM
 from ..exceptions import (
     ConversionError,
+    InputTooDeeplyNestedError,
     InputTooLargeError,
     InvalidOptionsError,
     MarkdownBlockTooLargeError,
@@ -110,18 +111,23 @@ class Converter:
 
         mode = opts.mode
         blocks: list[dict[str, Any]]
-        if mode is Mode.RICH_TEXT:
-            blocks = render_rich_text(doc, opts)
-        elif mode is Mode.AUTO:
-            blocks = self._auto(doc, warnings)
-        elif mode is Mode.MARKDOWN_BLOCK:
-            md = emit_markdown(doc, opts)
-            md_size = len(md.encode("utf-8", "surrogatepass"))
-            if md_size > MAX_MARKDOWN_BLOCK_SUM:
-                raise MarkdownBlockTooLargeError(md_size)
-            blocks = [{"type": "markdown", "text": md}] if md.strip() else []
-        else:
-            blocks = render_section_mrkdwn(doc, opts)
+        try:
+            if mode is Mode.RICH_TEXT:
+                blocks = render_rich_text(doc, opts)
+            elif mode is Mode.AUTO:
+                blocks = self._auto(doc, warnings)
+            elif mode is Mode.MARKDOWN_BLOCK:
+                md = emit_markdown(doc, opts)
+                md_size = len(md.encode("utf-8", "surrogatepass"))
+                if md_size > MAX_MARKDOWN_BLOCK_SUM:
+                    raise MarkdownBlockTooLargeError(md_size)
+                blocks = [{"type": "markdown", "text": md}] if md.strip() else []
+            else:
+                blocks = render_section_mrkdwn(doc, opts)
+        except RecursionError:
+            # The walkers recurse once per nesting level; only a max_nesting_depth set far
+            # above the default can get here.
+            raise InputTooDeeplyNestedError(doc.depth, opts.max_nesting_depth) from None
         return ConversionResult(
             blocks, warnings, repairs,
             derive_text_fallback(blocks, allow_broadcasts=opts.allow_broadcasts),

@@ -70,10 +70,12 @@ def _keep(text: str) -> str:
 class _Emitter:
     """One conversion's emitter (holds the source and the escaping functions)."""
 
-    __slots__ = ("escape", "source", "source_form", "url")
+    __slots__ = ("code_escape", "escape", "escaping", "source", "source_form", "url")
 
     def __init__(self, doc: Document, options: Options) -> None:
         self.escape: Callable[[str], str] = policy_escaper(options)
+        self.escaping = not options.allow_broadcasts
+        self.code_escape = False  # see block(): code spans of a paragraph read as HTML
         self.url: Callable[[str], str] = (
             _keep if options.allow_broadcasts else lambda u: u.translate(_URL_ESCAPES))
         self.source = doc.source_bytes
@@ -111,7 +113,8 @@ class _Emitter:
                 out.append("  \n")
             elif kind is CODE:
                 assert isinstance(node, Text)
-                out.append(_code_span(node.text))
+                out.append(_code_span(self.escape(node.text) if self.code_escape
+                                      else node.text))
             elif kind is EMPHASIS or kind is STRONG or kind is STRIKE:
                 mark = "*" if kind is EMPHASIS else "**" if kind is STRONG else "~~"
                 out.append(mark)
@@ -172,7 +175,17 @@ class _Emitter:
         """Render one block without its trailing block break."""
         kind = node.kind
         if kind is PARAGRAPH:
-            return self.inline_text(node.children)
+            text = self.inline_text(node.children)
+            if self.escaping and "`" in text and text.lstrip(" ").startswith("<"):
+                # A paragraph that starts with a kept `<!subteam^…>`/`<!date^…>` token opens
+                # an HTML block for CommonMark readers, which then do not see its code spans
+                # as code: escape their content too, so nothing in them can broadcast.
+                self.code_escape = True
+                try:
+                    text = self.inline_text(node.children)
+                finally:
+                    self.code_escape = False
+            return text
         if kind is HEADING:
             assert isinstance(node, Heading)
             return "#" * node.level + " " + self.inline_text(node.children)

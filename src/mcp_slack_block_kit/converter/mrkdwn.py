@@ -227,18 +227,24 @@ class _Walker:
             return []
         return [self.escape(plain_text(node))]
 
+    def quote_body(self, node: Node) -> list[_Segment]:
+        """The unprefixed segments of a quote; nested quotes are flattened (Slack has none)."""
+        out: list[_Segment] = []
+        for child in node.children:
+            out.extend(self.quote_body(child) if child.kind is QUOTE else self.segments(child))
+        return out
+
     def quote(self, node: Node) -> list[_Segment]:
         out: list[_Segment] = []
         lines: list[str] = []
-        for child in node.children:
-            for segment in self.segments(child):
-                if isinstance(segment, list):
-                    if lines:
-                        out.append("\n".join(lines))
-                        lines = []
-                    out.append(segment)
-                elif segment.strip():
-                    lines.extend(["> " + line if line else ">" for line in segment.split("\n")])
+        for segment in self.quote_body(node):
+            if isinstance(segment, list):
+                if lines:
+                    out.append("\n".join(lines))
+                    lines = []
+                out.append(segment)
+            elif segment.strip():
+                lines.extend(["> " + line if line else ">" for line in segment.split("\n")])
         if lines:
             out.append("\n".join(lines))
         return out
@@ -408,7 +414,7 @@ def _cut(text: str, limit: int) -> list[str]:
         text = text[len(head):]
         reopen = fenced and head.count(_FENCE) % 2 == 1
         if reopen:
-            head += "\n" + _FENCE
+            head += _FENCE if head.endswith("\n") else "\n" + _FENCE
         pieces.append(head)
 
 
