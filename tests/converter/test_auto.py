@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from blockcheck import assert_valid_blocks
 from fixture_file import FIXTURES, Case, read_fixture_file
-
 from mcp_slack_block_kit.converter import Converter, Options, convert
 from mcp_slack_block_kit.converter.auto import nesting_patterns, pick_markdown_block
 from mcp_slack_block_kit.converter.parse import parse

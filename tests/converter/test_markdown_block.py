@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from blockcheck import assert_valid_blocks
 from fixture_file import FIXTURES, Case, read_fixture_file
-
 from mcp_slack_block_kit.converter import Converter, Options, convert
 from mcp_slack_block_kit.converter.markdown_block import longest_backtick_run
 from mcp_slack_block_kit.exceptions import MarkdownBlockTooLargeError

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from blockcheck import assert_valid_blocks
 from fixture_file import FIXTURES, Case, read_fixture_file
-
 from mcp_slack_block_kit.converter import Converter, Options, convert
 from mcp_slack_block_kit.converter.escape import policy_escaper
 from mcp_slack_block_kit.converter.mrkdwn import heading_section_text

@@ -7,9 +7,9 @@ import json
 import threading
 
 import pytest
-from blockcheck import assert_valid_blocks
 
 import mcp_slack_block_kit as sbk
+from blockcheck import assert_valid_blocks
 from mcp_slack_block_kit.blocks.split import chunk_blocks
 from mcp_slack_block_kit.converter import (
     ConversionResult,
@@ -17,10 +17,10 @@ from mcp_slack_block_kit.converter import (
     Mode,
     Options,
     convert,
+    core,
     default_options,
     derive_text_fallback,
 )
-from mcp_slack_block_kit.converter import core
 from mcp_slack_block_kit.converter.warnings import (
     MARKDOWN_BLOCK_FALLBACK_SURFACES_WARNING,
     normalization_warning,
