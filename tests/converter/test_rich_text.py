@@ -1,0 +1,252 @@
+"""The rich_text block walker (§8) beyond the fixture vectors: limits, errors, §14, properties."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from blockcheck import assert_valid_blocks, escaped_texts, find_raw_mentions
+from mcp_slack_block_kit import blocks_to_markdown, chunk_blocks, convert, validate
+from mcp_slack_block_kit.blocks.limits import MAX_SECTION_TEXT_CHARS
+from mcp_slack_block_kit.converter.options import Options
+from mcp_slack_block_kit.converter.parse import parse
+from mcp_slack_block_kit.converter.rich_text import bold_line, render_rich_text, truncate_utf8
+from mcp_slack_block_kit.exceptions import (
+    ConversionError,
+    InputTooDeeplyNestedError,
+    SlackBlockKitError,
+)
+
+
+def rich(markdown: str, **overrides: Any) -> list[dict[str, Any]]:
+    options = Options(mode="rich_text", **overrides)
+    return render_rich_text(parse(markdown, options), options)
+
+
+def cells(row: list[dict[str, Any]]) -> list[str]:
+    return ["".join(e.get("text", "") for e in c["elements"][0]["elements"]) for c in row]
+
+
+# -- §8.6 table limits -----------------------------------------------------------------
+
+
+def table_md(rows: int, cols: int = 1) -> str:
+    head = "|" + "|".join(f"h{c}" for c in range(cols)) + "|\n"
+    rule = "|" + "|".join("---" for _ in range(cols)) + "|\n"
+    body = "".join("|" + "|".join(f"r{r}c{c}" for c in range(cols)) + "|\n" for r in range(rows))
+    return head + rule + body
+
+
+def test_101_data_rows_give_two_tables_each_with_the_header() -> None:
+    blocks = rich(table_md(101))
+    assert [b["type"] for b in blocks] == ["table", "table"]
+    assert [len(b["rows"]) for b in blocks] == [100, 3]
+    for block in blocks:
+        assert cells(block["rows"][0]) == ["h0"]
+        assert block["rows"][0] is not blocks[0]["rows"][0] or block is blocks[0]
+    assert cells(blocks[1]["rows"][1]) == ["r99c0"] and cells(blocks[1]["rows"][2]) == ["r100c0"]
+    assert_valid_blocks(blocks[:1])
+    assert_valid_blocks(blocks[1:])
+
+
+def test_99_data_rows_fit_one_table() -> None:
+    (block,) = rich(table_md(99))
+    assert len(block["rows"]) == 100
+
+
+def test_table_chunks_each_take_a_block_id() -> None:
+    blocks = rich(table_md(250), block_id_prefix="t")
+    assert [b["block_id"] for b in blocks] == ["t-1", "t-2", "t-3"]
+    assert list(blocks[0]) == ["type", "block_id", "column_settings", "rows"]
+
+
+def test_25_columns_are_cut_to_20() -> None:
+    (block,) = rich(table_md(2, cols=25))
+    assert len(block["column_settings"]) == 20
+    assert all(len(row) == 20 for row in block["rows"])
+    assert cells(block["rows"][0])[-1] == "h19"
+    assert_valid_blocks([block])
+
+
+def test_short_rows_never_serialise_null_elements() -> None:
+    blocks = rich("| A | B | C |\n| --- | --- | --- |\n| 1 |\n| 2 | x |\n| 3 | y | z |\n")
+    assert [len(r) for r in blocks[0]["rows"]] == [3, 3, 3, 3]
+    assert '"elements": null' not in json.dumps(blocks) and "None" not in repr(blocks)
+
+
+def test_padded_cells_are_distinct_objects() -> None:
+    (block,) = rich("| a | b | c |\n|---|---|---|\n| 1 |\n")
+    padded = block["rows"][1][1:]
+    assert padded[0] == padded[1] and padded[0] is not padded[1]
+
+
+def test_tables_disabled() -> None:
+    blocks = rich(table_md(2), enable_tables=False)
+    assert all(b["type"] != "table" for b in blocks)
+
+
+# -- §8.3 images ---------------------------------------------------------------------------
+
+
+def test_image_url_over_3000_bytes_is_an_error() -> None:
+    url = "https://example.com/" + "a" * 2981  # 3001 bytes
+    with pytest.raises(ConversionError, match=r"^image_url length 3001 exceeds Slack limit 3000$"):
+        rich(f"![x]({url})")
+    ok = "https://example.com/" + "a" * 2980
+    (block,) = rich(f"![x]({ok})")
+    assert block["image_url"] == ok
+
+
+def test_inline_image_with_long_url_is_no_error() -> None:
+    """Only a standalone image becomes an image block, so only it is limited."""
+    url = "https://example.com/" + "a" * 4000
+    (block,) = rich(f"see ![x]({url}) here")
+    assert block["type"] == "rich_text"
+
+
+def test_alt_text_and_title_are_kept_within_slack_limits() -> None:
+    (block,) = rich("![" + "é" * 1500 + '](https://x.com/i.png "' + "t" * 2500 + '")')
+    assert len(block["alt_text"].encode()) <= 2000 and block["alt_text"] == "é" * 1000
+    assert len(block["title"]["text"]) == 2000
+    assert_valid_blocks([block])
+
+
+# -- §8.2 headings ---------------------------------------------------------------------------
+
+
+def test_header_limit_counts_bytes() -> None:
+    assert rich("# " + "é" * 75)[0]["type"] == "header"  # 150 bytes
+    assert rich("# " + "é" * 75 + "a")[0]["type"] == "section"
+
+
+def test_long_heading_section_is_cut_to_3000_bytes() -> None:
+    (block,) = rich("## " + "word " * 1000)
+    body = block["text"]["text"]
+    assert body.startswith("*") and body.endswith("*")
+    assert len(body.encode()) <= MAX_SECTION_TEXT_CHARS
+    assert_valid_blocks([block])
+
+
+def test_bold_line_never_ends_inside_an_entity_d17() -> None:
+    for pad in range(8):
+        line = bold_line("a" * (2990 + pad) + "&amp;" * 10)
+        assert len(line.encode()) <= MAX_SECTION_TEXT_CHARS and line.endswith("*")
+        tail = line[:-1]
+        amp = tail.rfind("&")
+        assert amp == -1 or tail.endswith(";") or ";" in tail[amp:]
+
+
+def test_bold_line_drops_an_odd_trailing_backslash() -> None:
+    # "*" + 2997 chars + "\*" would be cut after the backslash: drop it.
+    line = bold_line("a" * 2997 + "*" * 5)
+    assert line.endswith("a*") or line.endswith("\\\\*") or not line[:-1].endswith("\\")
+    stripped = line[:-1]
+    assert (len(stripped) - len(stripped.rstrip("\\"))) % 2 == 0
+
+
+def test_bold_line_is_rune_safe() -> None:
+    line = bold_line("日" * 1500)
+    assert line.endswith("*") and len(line.encode()) <= MAX_SECTION_TEXT_CHARS
+    line.encode("utf-8")  # whole code points only
+
+
+def test_truncate_utf8() -> None:
+    assert truncate_utf8("héllo", 2) == "h"
+    assert truncate_utf8("héllo", 3) == "hé"
+    assert truncate_utf8("abc", 10) == "abc"
+
+
+# -- §14 converter vectors -------------------------------------------------------------------
+
+
+def test_hello_world() -> None:
+    result = convert("hello world", mode="rich_text")
+    dumped = json.dumps(result.blocks)
+    assert "rich_text" in dumped and "hello world" in dumped
+
+
+def test_title_and_body() -> None:
+    types = [b["type"] for b in convert("# Title\n\nbody text here.", mode="rich_text").blocks]
+    assert types == ["header", "rich_text"]
+
+
+def test_reversible_through_block_kit_to_markdown() -> None:
+    blocks = convert("Some **bold** text.\n\n- a\n- b\n", mode="rich_text").blocks
+    markdown = blocks_to_markdown(blocks).markdown
+    assert "**bold**" in markdown and "- a" in markdown and "- b" in markdown
+
+
+def test_sixty_paragraphs() -> None:
+    blocks = convert("paragraph.\n\n" * 60, mode="rich_text").blocks
+    assert len(blocks) == 60 and all(b["type"] == "rich_text" for b in blocks)
+    assert len(chunk_blocks(blocks, 50)) >= 1
+
+
+def test_title_validates() -> None:
+    assert validate(convert("# Title", mode="rich_text").blocks).valid
+
+
+def test_empty_input() -> None:
+    assert convert("", mode="rich_text").blocks == []
+    assert rich("") == []
+
+
+# -- robustness -------------------------------------------------------------------------------
+
+
+def test_deep_nesting_within_a_raised_limit_does_not_crash() -> None:
+    """With a limit far above the default, exhausting Python's stack is a typed error."""
+    markdown = "> " * 3000 + "x"
+    try:
+        blocks = rich(markdown, max_nesting_depth=100_000)
+    except InputTooDeeplyNestedError:
+        return
+    assert_valid_blocks(blocks)
+
+
+def test_walker_keeps_every_list_item() -> None:
+    markdown = "".join(f"{'  ' * (i % 4)}- item{i}\n" for i in range(40))
+    dumped = json.dumps(rich(markdown))
+    assert all(f"item{i}\"" in dumped for i in range(40))
+
+
+_ALPHABET = st.sampled_from([
+    *"#*_~`[]()<>!|-:.@^&\\/ \t0123456789abcxyz", "\n", "\n\n", "> ", "- ", "1. ", "```",
+    "    ", "| a | b |\n|---|---|\n", "![i](https://x.com/i.png)", "[l](https://x.com)",
+    "<!channel>", "<@U012AB3CD>", "<div>", "https://x.com/a", "www.x.com", "a@b.com",
+    ":wave:", "★ ", "é", "日", "🎉", "&amp;", "&#0;", "\r\n", "- [x] ", "<!-- ", "-->",
+    "javascript:", "data:text/html,", "\x01", "\u00a0",
+])
+
+
+@settings(max_examples=150)
+@given(st.lists(_ALPHABET, max_size=60).map("".join),
+       st.sampled_from([
+           {}, {"allow_broadcasts": True}, {"preserve_mention_tokens": True},
+           {"mention_map": {"b": "U0B0B0"}}, {"enable_tables": False},
+           {"block_id_prefix": "p"}]))
+def test_walker_never_crashes(markdown: str, overrides: dict[str, Any]) -> None:
+    """Arbitrary Markdown gives valid blocks or a documented error, never a traceback."""
+    try:
+        blocks = rich(markdown, **overrides)
+    except SlackBlockKitError:
+        return
+    assert_valid_blocks(blocks)
+    json.dumps(blocks)
+    if not overrides.get("allow_broadcasts"):
+        for path, text in escaped_texts(blocks):
+            assert find_raw_mentions(text) == [], path
+
+
+@settings(max_examples=100)
+@given(st.text(max_size=300))
+def test_walker_never_crashes_on_any_text(markdown: str) -> None:
+    try:
+        blocks = rich(markdown)
+    except SlackBlockKitError:
+        return
+    json.dumps(blocks)
