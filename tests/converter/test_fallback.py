@@ -192,3 +192,28 @@ def test_malformed_entries_are_skipped() -> None:
     blocks: list[Any] = [None, 3, {"type": "section"}, {"type": "rich_text", "elements": [1, {"type": "rich_text_list", "elements": [None]}]},
                          {"type": "header", "text": "bare"}, section("ok")]
     assert derive_text_fallback(blocks) == "ok"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("#hashtag line", "hashtag line"),
+    ("\\# not a heading", "# not a heading"),
+    ("## > kept quote marker", "> kept quote marker"),
+    ("a\n> b\n# c", "a b c"),
+    ("\\\\*x*", "\\x"),
+    ("mid # and > stay", "mid # and > stay"),
+])
+def test_strip_rules_edge_cases(text: str, expected: str) -> None:
+    """One marker per line start; escapes keep their character; mid-line markers stay."""
+    out = derive_text_fallback([{"type": "markdown", "text": text}], allow_broadcasts=True)
+    assert out == expected
+
+
+def test_long_markdown_text_is_cheap() -> None:
+    """A 200 KB markdown block text is summarised without a per-character Python loop."""
+    import time
+
+    text = "**word** _x_ [l](https://x.com) " * 6000
+    start = time.perf_counter()
+    out = derive_text_fallback([{"type": "markdown", "text": text}])
+    assert time.perf_counter() - start < 0.5
+    assert out.startswith("word x l word") and len(out) == 150

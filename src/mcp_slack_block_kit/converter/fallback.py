@@ -21,47 +21,30 @@ _MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
 _ASCII_WS_RUN = re.compile(r"[ \t\n\r\f]+")
 # `&` that does not already start one of the three entities Slack decodes.
 _BARE_AMP = re.compile(r"&(?!amp;|lt;|gt;)")
-_DROPPED = frozenset("*_~`")
-_ASCII_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+# At a line start: a run of `#` and one space, or a `>` and one space (one marker per line).
+_LINE_MARKER = re.compile(r"^(?:#+ ?|> ?)", re.MULTILINE)
+# A backslash-escaped ASCII punctuation character, or an emphasis/code character.
+_MARKUP_CHAR = re.compile(r"\\([!-/:-@\[-`{-~])|[*_~`]")
+
+
+def _unescape_or_drop(match: re.Match[str]) -> str:
+    # An escaped punctuation character is literal content and is kept (even `*`);
+    # a bare emphasis or code character is dropped.
+    return match.group(1) or ""
 
 
 def _strip_markup(text: str) -> str:
-    """Remove link syntax, heading/quote markers and emphasis characters from mrkdwn/Markdown."""
+    """Remove link syntax, heading/quote markers and emphasis characters from mrkdwn/Markdown.
+
+    Newlines are left for the caller's whitespace collapsing (they become one space).
+    """
     if "<" in text:
         text = _ANGLE_URL.sub(r"\1", _SLACK_LINK.sub(r"\1", text))
     if "](" in text:
         text = _MD_LINK.sub(r"\1", text)
-    out: list[str] = []
-    append = out.append
-    at_line_start = True
-    i = 0
-    n = len(text)
-    while i < n:
-        ch = text[i]
-        if at_line_start:
-            at_line_start = False
-            if ch == "#":
-                while i < n and text[i] == "#":
-                    i += 1
-                if i < n and text[i] == " ":
-                    i += 1
-                continue
-            if ch == ">":
-                i += 1
-                if i < n and text[i] == " ":
-                    i += 1
-                continue
-        if ch == "\n":
-            append(" ")
-            at_line_start = True
-        elif ch == "\\" and i + 1 < n and text[i + 1] in _ASCII_PUNCT:
-            # An escaped character is literal content, so it is kept (even `*`).
-            i += 1
-            append(text[i])
-        elif ch not in _DROPPED:
-            append(ch)
-        i += 1
-    return "".join(out)
+    if "#" in text or ">" in text:
+        text = _LINE_MARKER.sub("", text)
+    return _MARKUP_CHAR.sub(_unescape_or_drop, text)
 
 
 def _rich_text_inline(elements: Iterable[Any], out: list[str]) -> None:
