@@ -80,8 +80,9 @@ _nested = st.tuples(_phrase, st.lists(_phrase, min_size=1, max_size=3), _phrase)
 _code_in_list = st.tuples(_phrase, _fenced, _phrase).map(
     lambda t: f"1. {t[0]}\n\n" + "\n".join("   " + ln for ln in t[1].split("\n"))
     + f"\n\n2. {t[2]}")
-_quote = st.lists(_line, min_size=1, max_size=2).map(
-    lambda ps: "\n>\n".join(f"> {p}" for p in ps))
+# One paragraph per quote: the converter joins a quote's paragraphs with a " " text
+# element (converter spec §8.4), which reads back as one paragraph.
+_quote = _line.map(lambda p: f"> {p}")
 _code_in_quote = _fenced.map(lambda f: "\n".join("> " + ln for ln in f.split("\n")))
 _table = st.tuples(st.integers(1, 4), st.integers(1, 4)).flatmap(lambda t: st.tuples(
     st.lists(_phrase, min_size=t[0], max_size=t[0]),
@@ -112,7 +113,8 @@ def _no_adjacent_lists(blocks: list[str]) -> bool:
                    for a, b in itertools.pairwise(kinds))
 
 
-_doc = st.lists(_block, min_size=1, max_size=8).filter(_no_adjacent_lists).map("\n\n".join)
+_doc = st.lists(_block, min_size=1, max_size=8).filter(_no_adjacent_lists).map(
+    lambda blocks: "\n\n".join(blocks) + "\n")
 
 
 @settings(max_examples=150)
