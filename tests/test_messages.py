@@ -298,3 +298,39 @@ def test_every_message_validates(doc: str, repeat: int, mode: str) -> None:
     messages = to_messages(md, options=options)
     assert_postable(messages)
     assert_words_kept(messages, convert(md, options).blocks, md)
+
+
+def _inline(messages: list[dict[str, Any]]) -> list[Any]:
+    return [el for m in messages for b in m["blocks"] if b["type"] == "rich_text"
+            for c in b["elements"] for el in c.get("elements", [])]
+
+
+def test_titles_styled_escaped_and_images() -> None:
+    """Titles take the link's style, are escaped like text, follow inline-image alt text;
+    a standalone image keeps its title in the image block."""
+    opts = Options(prefer_rich_text=True)
+    inline = _inline(to_messages('**[x](https://x.com "<!here> t")** and more', options=opts))
+    assert inline[0] == {"type": "link", "url": "https://x.com", "text": "x",
+                         "style": {"bold": True}}
+    assert inline[1] == {"type": "text", "text": " (&lt;!here&gt; t)", "style": {"bold": True}}
+    inline = _inline(to_messages('see ![chart](https://x.com/c.png "Q3 revenue") here',
+                                 options=opts))
+    assert "".join(el.get("text", "") for el in inline) == "see chart (Q3 revenue) here"
+    blocks = to_messages('![chart](https://x.com/c.png "Q3 revenue")',
+                         options=opts)[0]["blocks"]
+    assert blocks == [{"type": "image", "image_url": "https://x.com/c.png", "alt_text": "chart",
+                       "title": {"type": "plain_text", "text": "Q3 revenue"}}]
+
+
+def test_titles_untouched_in_markdown_blocks() -> None:
+    """A markdown block keeps titles natively; nothing is added."""
+    messages = to_messages('[x](https://x.com "spreadsheet")')
+    assert messages[0]["blocks"][0]["type"] == "markdown"
+    assert messages[0]["blocks"][0]["text"].count("spreadsheet") == 1
+
+
+def test_no_titles_same_blocks_as_convert() -> None:
+    """Without titles the blocks are exactly the converter's."""
+    md = "# T\n\nSome [link](https://x.com) and ![i](https://x.com/i.png) text.\n"
+    assert to_messages(md, options=Options(mode="rich_text"))[0]["blocks"] == convert(
+        md, mode="rich_text").blocks
