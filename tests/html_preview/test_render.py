@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -143,6 +144,13 @@ def test_header_is_plain_text_with_emoji() -> None:
     ("\\*literal\\*", "*literal*"),
     ("`*no* bold`", '<code class="sbk-code">*no* bold</code>'),
     ("&lt;b&gt; &amp;amp;", "&lt;b&gt; &amp;amp;"),
+    ("*a* and *b*", "<b>a</b> and <b>b</b>"),
+    ("*a *b*", "<b>a *b</b>"),
+    ("**double**", "**double**"),
+    ("_a_b_", "<i>a_b</i>"),
+    ("(*x*)", "(<b>x</b>)"),
+    ("*open\nclose*", "*open\nclose*"),
+    ("~*_all_*~", "<s><b><i>all</i></b></s>"),
 ])
 def test_mrkdwn_inline_styles(text: str, expected: str) -> None:
     """Section mrkdwn: *bold*, _italic_, ~strike~, code, and the non-emphasis cases."""
@@ -354,3 +362,33 @@ def test_context_and_actions() -> None:
     assert '<a class="sbk-button sbk-button-danger" href="https://x.test/"' in html
     assert '<span class="sbk-button sbk-select">Pick</span>' in html
     assert "<button" not in html and "<input" not in html and "<form" not in html
+
+
+@pytest.mark.parametrize("text", [
+    "*a _b ~c " * 40000,
+    "<" * 300000,
+    "<a" * 150000,
+    ":a" * 150000,
+    "`a" * 150000,
+    "```" * 100000 + "x",
+    "&gt; *q\n" * 40000,
+    "\\*" * 150000,
+])
+def test_adversarial_mrkdwn_renders_in_linear_time(text: str) -> None:
+    """Markdown-like pathologies of ~300 KB render quickly (no quadratic scans)."""
+    start = time.perf_counter()
+    page = render_html(_mrkdwn(text))
+    assert time.perf_counter() - start < 3.0
+    assert inspect(page).problems() == []
+
+
+def test_adversarial_rich_text_and_markdown_in_linear_time() -> None:
+    """Many inline elements and a large markdown block stay fast too."""
+    inline = [{"type": "text", "text": "x *y* ", "style": {"bold": True}},
+              {"type": "emoji", "name": "wave"}, {"type": "user", "user_id": "U1"}] * 20000
+    blocks = [{"type": "rich_text", "elements": [{"type": "rich_text_section",
+                                                   "elements": inline}]},
+              {"type": "markdown", "text": "**a** _b_ [c](https://x.test) <d>\n" * 8000}]
+    start = time.perf_counter()
+    render_html(blocks)
+    assert time.perf_counter() - start < 3.0

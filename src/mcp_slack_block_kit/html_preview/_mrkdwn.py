@@ -19,13 +19,8 @@ _ATOM: Final = re.compile(
     r"|<(?P<angle>[^<>\n]+)>"
     r"|(?<![0-9]):(?P<emoji>[A-Za-z+][A-Za-z0-9_+\-]*):(?![0-9])"
 )
-# Emphasis: the opener follows start/space/punctuation, the content neither starts nor ends
-# with whitespace, the closer is not followed by a word character (Slack's rule of thumb).
-_EMPHASIS: Final = tuple(
-    (char, re.compile(
-        rf"(?<![A-Za-z0-9{m}]){m}(?![ \t{m}])([^\n]*?[^ \t\n{m}]){m}(?![A-Za-z0-9{m}])"), tag)
-    for char, m, tag in (("*", r"\*", "b"), ("_", "_", "i"), ("~", "~", "s"))
-)
+# Emphasis markers and their tags, applied in this order (so ``*_x_*`` nests as <b><i>).
+_EMPHASIS: Final = (("*", "b"), ("_", "i"), ("~", "s"))
 _PLACEHOLDER: Final = re.compile(r"\x00([0-9]+)\x00")
 _QUOTE: Final = re.compile(r"(?:>|&gt;) ?")
 _BROADCASTS: Final = frozenset({"here", "channel", "everyone"})
@@ -63,6 +58,44 @@ def _angle(inner: str) -> str:
     return link_html(url, esc(shown))
 
 
+def _is_word(ch: str) -> bool:
+    return ch.isascii() and ch.isalnum()
+
+
+def _emphasize(line: str, char: str, tag: str) -> str:
+    """Wrap ``char``-delimited runs of one line in ``tag``, in linear time.
+
+    Slack's rule of thumb: an opener follows the line start or a non-word character and is
+    followed by a non-space; a closer follows a non-space and precedes the line end or a
+    non-word character; neither touches another ``char``. Each opener takes the nearest
+    closer (a regex with a lazy body would do the same in quadratic time on long lines).
+    """
+    spans: list[tuple[int, int]] = []
+    open_at = -1
+    end = len(line)
+    pos = line.find(char)
+    while pos != -1:
+        before = line[pos - 1] if pos else ""
+        after = line[pos + 1] if pos + 1 < end else ""
+        if (open_at >= 0 and before not in (" ", "\t", char)
+                and (not after or (after != char and not _is_word(after)))):
+            spans.append((open_at, pos))
+            open_at = -1
+        elif (open_at < 0 and (not before or (before != char and not _is_word(before)))
+                and after not in ("", " ", "\t", char)):
+            open_at = pos
+        pos = line.find(char, pos + 1)
+    if not spans:
+        return line
+    parts: list[str] = []
+    last = 0
+    for start, stop in spans:
+        parts.append(f"{line[last:start]}<{tag}>{line[start + 1:stop]}</{tag}>")
+        last = stop + 1
+    parts.append(line[last:])
+    return "".join(parts)
+
+
 def _inline(text: str) -> str:
     """Inline mrkdwn of one paragraph or quote (may contain newlines)."""
     atoms: list[str] = []
@@ -85,9 +118,9 @@ def _inline(text: str) -> str:
         pos = m.end()
     parts.append(esc(slack_unescape(text[pos:])))
     out = "".join(parts)
-    for char, pattern, tag in _EMPHASIS:
+    for char, tag in _EMPHASIS:
         if char in out:
-            out = pattern.sub(rf"<{tag}>\1</{tag}>", out)
+            out = "\n".join(_emphasize(line, char, tag) for line in out.split("\n"))
     if atoms:
         out = _PLACEHOLDER.sub(lambda m: atoms[int(m.group(1))], out)
     return out
