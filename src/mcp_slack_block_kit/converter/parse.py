@@ -222,7 +222,10 @@ class Heading(Node):
     __slots__ = ("level",)
 
     def __init__(self, start: int, end: int, level: int) -> None:
-        super().__init__(HEADING, start, end)
+        self.kind = HEADING
+        self.start = start
+        self.end = end
+        self.children = []
         self.level = level
 
 
@@ -232,7 +235,10 @@ class ListNode(Node):
     __slots__ = ("ordered", "start_number", "tight")
 
     def __init__(self, start: int, end: int, start_number: int | None) -> None:
-        super().__init__(LIST, start, end)
+        self.kind = LIST
+        self.start = start
+        self.end = end
+        self.children = []
         self.ordered = start_number is not None
         self.start_number = 1 if start_number is None else start_number
         self.tight = True
@@ -244,7 +250,10 @@ class Item(Node):
     __slots__ = ("checked",)
 
     def __init__(self, start: int, end: int) -> None:
-        super().__init__(ITEM, start, end)
+        self.kind = ITEM
+        self.start = start
+        self.end = end
+        self.children = []
         self.checked: bool | None = None
 
 
@@ -322,6 +331,10 @@ _SIMPLE_STARTS = {
 _ALIGN = {"None": "", "Left": "left", "Center": "center", "Right": "right"}
 _HEADING_LEVEL = {"H1": 1, "H2": 2, "H3": 3, "H4": 4, "H5": 5, "H6": 6}
 _BREAKS = frozenset((SOFT_BREAK, HARD_BREAK))
+# Kinds whose End event needs more than appending the node to its parent.
+_END_WORK = frozenset(
+    (PARAGRAPH, ITEM, CODE_BLOCK, QUOTE, LINK, IMAGE, REFUSED, TABLE, _HTML_BLOCK)
+)
 
 
 class _Facts:
@@ -534,6 +547,9 @@ def _build(
             parent = stack[-1]
             kids = parent.children
             kind = node.kind
+            if kind not in _END_WORK:  # inline containers, cells, rows, headings
+                kids.append(node)
+                continue
             if kind is PARAGRAPH:
                 tail = facts.html_tail
                 if (
@@ -546,15 +562,19 @@ def _build(
                     tail.children.extend(node.children)
                     tail.end = node.end
                     continue
-                rescued = _rescue_bullets(node, src)
-                if rescued is not None:
-                    if quote_depth:
-                        patterns.add(PATTERN_LIST_IN_BLOCKQUOTE)
-                    kids.extend(rescued)
-                    continue
+                if len(node.children) > 2:
+                    rescued = _rescue_bullets(node, src)
+                    if rescued is not None:
+                        if quote_depth:
+                            patterns.add(PATTERN_LIST_IN_BLOCKQUOTE)
+                        kids.extend(rescued)
+                        continue
             elif kind is ITEM:
                 item_depth -= 1
-                _wrap_item(node, src, quote_depth > 0, facts)
+                for child in node.children:
+                    if child.kind in INLINE_KINDS:  # a tight item: wrap its inline runs
+                        _wrap_item(node, src, quote_depth > 0, facts)
+                        break
             elif kind is CODE_BLOCK:
                 assert isinstance(node, CodeBlock)
                 node.text = "".join(code_parts or ())
@@ -599,11 +619,6 @@ def _build(
 def _wrap_item(item: Node, src: bytes, in_quote: bool, facts: _Facts) -> None:
     """Give a tight item's inline content an implicit paragraph (items hold only blocks)."""
     children = item.children
-    for child in children:
-        if child.kind in INLINE_KINDS:
-            break
-    else:
-        return
     wrapped: list[Node] = []
     run: Node | None = None
     tail = facts.html_tail
