@@ -225,3 +225,29 @@ def test_playground_port_in_use(capsys: pytest.CaptureFixture[str]) -> None:
         port = server.server_address[1]
         assert main(["playground", "--port", str(port)]) == 2
     assert capsys.readouterr().err.startswith(f"error: playground: cannot listen on 127.0.0.1:{port}: ")
+
+
+def test_split_previews_the_posted_messages(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """--split previews what to_messages would post: two tables make two messages."""
+    from mcp_slack_block_kit import Options, to_messages
+
+    md = "| a |\n|---|\n| 1 |\n\ntext\n\n| b |\n|---|\n| 2 |\n"
+    path = _write(tmp_path, "r.md", md)
+    assert main(["preview", "--markdown", "--split", "--mode", "rich_text", path]) == 0
+    messages = to_messages(md, options=Options(mode="rich_text"))
+    assert len(messages) == 2
+    assert capsys.readouterr().out.splitlines() == [preview_url(m).url for m in messages]
+    out_file = tmp_path / "m.html"
+    assert main(["preview", "--markdown", "--split", "--mode", "rich_text", path,
+                 "--html", str(out_file)]) == 0
+    assert out_file.read_text(encoding="utf-8") == render_html(messages)
+
+
+def test_split_of_blocks_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--split also takes blocks: 60 dividers become messages of at most 50 blocks."""
+    path = _write(tmp_path, "b.json", [{"type": "divider"}] * 60)
+    assert main(["preview", "--split", path]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 2
+    assert main(["preview", "--split", _write(tmp_path, "bad.json", [1])]) == 2
+    assert capsys.readouterr().err.startswith("error: invalid input: ")

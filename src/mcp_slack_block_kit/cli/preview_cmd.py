@@ -25,6 +25,7 @@ examples:
   mcp-slack-block-kit preview blocks.json              # Block Kit Builder URL on stdout
   mcp-slack-block-kit preview blocks.json --open       # ... and open it in a browser
   mcp-slack-block-kit preview --markdown reply.md --html reply.html
+  mcp-slack-block-kit preview --markdown --split reply.md --html messages.html
   mcp-slack-block-kit split reply.md | mcp-slack-block-kit preview --html messages.html
   mcp-slack-block-kit preview blocks.json --png message.png   # needs Chromium or Chrome
 
@@ -55,6 +56,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="write a PNG screenshot of the preview (needs Chromium or Chrome)")
     parser.add_argument("--markdown", action="store_true",
                         help="the input is Markdown: convert it first (conversion options below)")
+    parser.add_argument("--split", action="store_true",
+                        help="preview the messages `split` would post (to_messages), one after "
+                             "another; with --markdown or blocks input")
     add_converter_flags(parser)
 
 
@@ -114,16 +118,28 @@ def _chromium_args() -> list[str]:
 
 
 def _load(args: argparse.Namespace) -> Any:
-    """The preview input: converted Markdown as a payload with its text, or the JSON given."""
-    if not args.markdown:
-        return read_json(args.file)
-    options = options_from_args(args)
-    markdown = read_text(args.file)
-    from ..converter import Converter
-    from ..exceptions import SlackBlockKitError
+    """The preview input: converted Markdown as a payload with its text, or the JSON given;
+    with ``--split``, the messages ``to_messages`` makes of either."""
+    from ..exceptions import BlockDecodeError, SlackBlockKitError
 
+    if args.markdown:
+        options = options_from_args(args)
+        source: Any = read_text(args.file)
+    else:
+        options = None
+        source = read_json(args.file)
     try:
-        result = Converter(options).convert(markdown)
+        if args.split:
+            from ..messages import to_messages
+
+            return to_messages(source, options=options)
+        if not args.markdown:
+            return source
+        from ..converter import Converter
+
+        result = Converter(options).convert(source)
+    except BlockDecodeError as exc:
+        raise CliError(f"invalid input: {exc}") from None
     except SlackBlockKitError as exc:
         raise CliError(f"convert: {exc}") from None
     return {"blocks": result.blocks, "text": result.text_fallback}
