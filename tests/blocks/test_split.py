@@ -190,7 +190,8 @@ def test_split_properties(text: str, max_chars: int, margin: int) -> None:
         over = [p for p in parts if len(p.encode()) > max_chars]
         assert len(over) <= 1
         if over:
-            assert len(over[0]) == 1 and parts[-1] == over[0]
+            # Only the remainder after a code point wider than max_chars (spec §4 step 3).
+            assert parts[-1] == over[0] and len(over[0][0].encode()) > max_chars
 
 
 @settings(max_examples=100)
