@@ -77,20 +77,23 @@ class InlineRenderer:
 
     def render(self, nodes: list[Node]) -> list[Element]:
         """Return the section elements for ``nodes`` (may be empty)."""
+        if len(nodes) == 1:
+            node = nodes[0]
+            kind = node.kind
+            if kind is TEXT or kind is HTML:
+                # Fast path: one plain text run (list items, table cells, short paragraphs).
+                text: str = node.text  # type: ignore[attr-defined]
+                if not text:
+                    return []
+                if self._simple and ":" not in text:
+                    if not self._raw and ("&" in text or "<" in text or ">" in text):
+                        text = escape_text(text)
+                    return [{"type": "text", "text": text}]
+                single: list[Element] = []
+                self._emit(text, 0, single)
+                return single
         simple = self._simple
         raw = self._raw
-        if len(nodes) == 1 and (nodes[0].kind is TEXT or nodes[0].kind is HTML):
-            # Fast path: one plain text run (list items, table cells, short paragraphs).
-            text: str = nodes[0].text  # type: ignore[attr-defined]
-            if not text:
-                return []
-            if simple and ":" not in text:
-                if not raw and ("&" in text or "<" in text or ">" in text):
-                    text = escape_text(text)
-                return [{"type": "text", "text": text}]
-            single: list[Element] = []
-            self._emit(text, 0, single)
-            return single
         runs: list[_Run | Element] = []
         self._walk(nodes, 0, runs)
         out: list[Element] = []

@@ -356,10 +356,15 @@ class _Walker:
 
     def _row(self, row: Node, width: int) -> list[Block]:
         cells: list[Block] = []
+        inline = self._inline
         for cell in row.children[:width]:
-            elements = self._inline(cell.children)
+            # Most cells are one short text run; render() has a fast path for that.
+            elements = inline(cell.children) if cell.children else None
             if elements:
-                cells.append({"type": "rich_text", "elements": [_section(elements)]})
+                cells.append({
+                    "type": "rich_text",
+                    "elements": [{"type": "rich_text_section", "elements": elements}],
+                })
             else:
                 cells.append(_empty_cell())
         while len(cells) < width:  # C7: short rows are padded to the header's width
