@@ -249,3 +249,21 @@ def test_walker_never_crashes_on_any_text(markdown: str) -> None:
     except SlackBlockKitError:
         return
     json.dumps(blocks)
+
+
+def test_c11_bullets_are_listed_with_the_normalization_warning() -> None:
+    """§6.3 last vector: layer 2 (normalizer C11) turns `•` lines into a real list."""
+    result = convert("Project setup complete:\n• HubSpot Deal: x\n• Drive Folder: y\n"
+                     "• Master Document: z", mode="rich_text")
+    lists = [el for b in result.blocks for el in b.get("elements", [])
+             if el.get("type") == "rich_text_list"]
+    assert len(lists) == 1 and len(lists[0]["elements"]) == 3
+    assert len(result.warnings) == 1
+    assert result.warnings[0].startswith("normalized input") and "C11" in result.warnings[0]
+
+
+def test_tight_item_text_after_a_block_is_kept() -> None:
+    """Inline text after a code block in a tight item still reaches the item's section."""
+    blocks = rich("-     code\n  text\n- b\n")
+    dumped = json.dumps(blocks)
+    assert '"text": "text"' in dumped and '"code\\n"' in dumped and '"text": "b"' in dumped
