@@ -171,6 +171,26 @@ def test_mrkdwn_links(text: str, href: str, label: str) -> None:
     assert f'href="{href}"' in html and f">{label}</a>" in html
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    ("see https://x.test/a_b_c.", 'see <a class="sbk-link" href="https://x.test/a_b_c" target="_blank" rel="noopener noreferrer nofollow">https://x.test/a_b_c</a>.'),
+    ("_(https://x.test/p)_", '<i>(<a class="sbk-link" href="https://x.test/p" target="_blank" rel="noopener noreferrer nofollow">https://x.test/p</a>)</i>'),
+    ("`https://x.test`", '<code class="sbk-code">https://x.test</code>'),
+    ("https://", "https://"),
+    ("xhttps://x.test", "xhttps://x.test"),
+])
+def test_mrkdwn_bare_urls_are_linked(text: str, expected: str) -> None:
+    """Bare http(s) URLs in mrkdwn are links (underscores inside never become italics)."""
+    html = _blocks_html(render_html(_mrkdwn(text)))
+    assert f'<span class="sbk-para">{expected}</span>' in html
+
+
+def test_mrkdwn_verbatim_keeps_bare_urls_as_text() -> None:
+    """A text object with ``verbatim: true`` is not auto-linked (Slack's documented flag)."""
+    page = render_html([{"type": "section", "text": {
+        "type": "mrkdwn", "text": "see https://x.test now", "verbatim": True}}])
+    assert "href=" not in _blocks_html(page)
+
+
 @pytest.mark.parametrize("url", ["javascript:alert(1)", "JaVaScRiPt:alert(1)", "data:text/html,x",
                                  "vbscript:x", "/relative", " https://x.com", "file:///etc/passwd"])
 def test_mrkdwn_refused_links_are_text(url: str) -> None:

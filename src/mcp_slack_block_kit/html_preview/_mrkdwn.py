@@ -12,13 +12,16 @@ __all__ = ["mention_pill", "render_mrkdwn"]
 
 _FENCE: Final = re.compile(r"```(.*?)```", re.DOTALL)
 # One pass finds every atom that emphasis must not look inside: backslash escapes, code
-# spans, <…> tokens and :emoji: shortcodes (leftmost match wins).
+# spans, <…> tokens, :emoji: shortcodes and bare URLs (leftmost match wins).
 _ATOM: Final = re.compile(
     r"(?P<esc>\\[*_~`])"
     r"|`(?P<code>[^`\n]+)`"
     r"|<(?P<angle>[^<>\n]+)>"
     r"|(?<![0-9]):(?P<emoji>[A-Za-z+][A-Za-z0-9_+\-]*):(?![0-9])"
+    r"|(?<![A-Za-z0-9/])(?P<bare>https?://[^\x00-\x20<>`*|\x7f]+)"
 )
+# Sentence punctuation after a bare URL is not part of it (as in Slack and GFM).
+_URL_TRAILER: Final = ".,;:!?)'\"~_"
 # Emphasis markers and their tags, applied in this order (so ``*_x_*`` nests as <b><i>).
 _EMPHASIS: Final = (("*", "b"), ("_", "i"), ("~", "s"))
 _PLACEHOLDER: Final = re.compile(r"\x00([0-9]+)\x00")
@@ -96,7 +99,7 @@ def _emphasize(line: str, char: str, tag: str) -> str:
     return "".join(parts)
 
 
-def _inline(text: str) -> str:
+def _inline(text: str, linkify: bool) -> str:
     """Inline mrkdwn of one paragraph or quote (may contain newlines)."""
     atoms: list[str] = []
     parts: list[str] = []
@@ -105,16 +108,27 @@ def _inline(text: str) -> str:
         parts.append(esc(slack_unescape(text[pos:m.start()])))
         kind = m.lastgroup
         value = m.group(kind or 0)
+        tail = ""
         if kind == "esc":
             rendered = esc(value[1])
         elif kind == "code":
             rendered = f'<code class="sbk-code">{esc(slack_unescape(value))}</code>'
         elif kind == "angle":
             rendered = _angle(value)
+        elif kind == "bare":
+            url = value.rstrip(_URL_TRAILER) if linkify else ""
+            if not url.partition("://")[2]:  # verbatim text, or nothing after the scheme
+                parts.append(esc(slack_unescape(value)))
+                pos = m.end()
+                continue
+            rendered = link_html(slack_unescape(url), esc(slack_unescape(url)))
+            tail = value[len(url):]
         else:
             rendered = emoji_html(value)
         parts.append(f"\x00{len(atoms)}\x00")
         atoms.append(rendered)
+        if tail:
+            parts.append(esc(slack_unescape(tail)))
         pos = m.end()
     parts.append(esc(slack_unescape(text[pos:])))
     out = "".join(parts)
@@ -126,7 +140,7 @@ def _inline(text: str) -> str:
     return out
 
 
-def _paragraphs(text: str) -> str:
+def _paragraphs(text: str, linkify: bool) -> str:
     """Plain lines and ``>`` quote runs of a code-free stretch of mrkdwn."""
     out: list[str] = []
     plain: list[str] = []
@@ -134,12 +148,12 @@ def _paragraphs(text: str) -> str:
 
     def flush_plain() -> None:
         if plain:
-            out.append(f'<span class="sbk-para">{_inline(chr(10).join(plain))}</span>')
+            out.append(f'<span class="sbk-para">{_inline(chr(10).join(plain), linkify)}</span>')
             plain.clear()
 
     def flush_quote() -> None:
         if quote:
-            out.append(f'<blockquote class="sbk-quote">{_inline(chr(10).join(quote))}'
+            out.append(f'<blockquote class="sbk-quote">{_inline(chr(10).join(quote), linkify)}'
                        "</blockquote>")
             quote.clear()
 
@@ -156,19 +170,22 @@ def _paragraphs(text: str) -> str:
     return "".join(out)
 
 
-def render_mrkdwn(text: str) -> str:
-    """Render Slack mrkdwn text as HTML (every character from ``text`` escaped)."""
+def render_mrkdwn(text: str, *, verbatim: bool = False) -> str:
+    """Render Slack mrkdwn text as HTML (every character from ``text`` escaped).
+
+    Bare http(s) URLs become links unless ``verbatim`` (the text object's own flag) is set.
+    """
     text = text.replace("\x00", "\ufffd").replace("\r\n", "\n")
     out: list[str] = []
     pos = 0
     for m in _FENCE.finditer(text):
         before = text[pos:m.start()]
         if before.strip("\n"):
-            out.append(_paragraphs(before.strip("\n")))
+            out.append(_paragraphs(before.strip("\n"), not verbatim))
         code = m.group(1).strip("\n")
         out.append(f'<pre class="sbk-pre">{esc(slack_unescape(code))}</pre>')
         pos = m.end()
     rest = text[pos:]
     if rest.strip("\n") or not out:
-        out.append(_paragraphs(rest.strip("\n")))
+        out.append(_paragraphs(rest.strip("\n"), not verbatim))
     return "".join(out)

@@ -36,7 +36,7 @@ def _text_obj(obj: object) -> str:
     if not isinstance(text, str):
         return ""
     if obj.get("type") == "mrkdwn":
-        return render_mrkdwn(text)
+        return render_mrkdwn(text, verbatim=obj.get("verbatim") is True)
     return text_with_emoji(text)
 
 
