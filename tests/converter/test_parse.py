@@ -317,3 +317,24 @@ def test_plain_text_and_iter_nodes() -> None:
 def test_empty_input() -> None:
     doc = p.parse("", OPTS)
     assert doc.children == [] and doc.source_bytes == b"" and doc.depth == 1
+
+
+def test_lone_surrogates_become_replacement_characters() -> None:
+    """UTF-8 cannot hold a lone surrogate; the parser sees U+FFFD there instead of failing."""
+    doc = p.parse("\ud800 x <!y>\udfff", OPTS)
+    assert p.plain_text(doc) == "\ufffd x <!y>\ufffd"
+    assert doc.source == "\ufffd x <!y>\ufffd"
+    assert doc.source_bytes == doc.source.encode()
+
+
+def test_refused_autolink_drops_its_label() -> None:
+    """[D25]: an autolink's label is its URL, so a refused one keeps nothing at all."""
+    doc = p.parse("<javascript:alert(1)> x [javascript:y](javascript:y)", OPTS)
+    refused = [n for n in p.iter_nodes(doc) if n.kind == "refused"]
+    assert [p.plain_text(n) for n in refused] == ["", "javascript:y"]
+    assert p.plain_text(doc) == " x javascript:y"
+
+
+def test_plain_text_separates_blocks() -> None:
+    (quote,) = p.parse("> one\n>\n> two\n> - three", OPTS).children
+    assert p.plain_text(quote) == "one two three"

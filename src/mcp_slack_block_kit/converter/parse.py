@@ -50,7 +50,8 @@ LINK            Link        ``url`` (``mailto:`` added for e-mail autolinks),
 IMAGE           Link        ``url``, ``title``; children = alt inline nodes
 REFUSED         Node        a link/image whose destination uses a refused
                             scheme ([D25]); emit its children as ordinary
-                            inline content, never a URL
+                            inline content, never a URL (a refused ``<…>``
+                            autolink has no children: its label is the URL)
 TEXT            Text        ``text`` (decoded: escapes resolved, entities
                             decoded); one node per run between other nodes
 CODE            Text        ``text`` (inline code span content)
@@ -337,6 +338,9 @@ _END_WORK = frozenset(
 )
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 class _Facts:
     """Mutable facts gathered while building (one per ``parse`` call)."""
 
@@ -358,9 +362,14 @@ def parse(markdown: str, options: Options) -> Document:
 
     Raises ``InputTooDeeplyNestedError`` when the tree is deeper than
     ``options.max_nesting_depth`` (§6.4: the root counts 1, every block or inline
-    container 1, and the leaf level 1).
+    container 1, and the leaf level 1). Lone surrogates (which UTF-8 cannot hold) are
+    replaced by U+FFFD first; ``Document.source`` is the text actually parsed.
     """
-    source_bytes = markdown.encode("utf-8", "surrogatepass")
+    try:
+        source_bytes = markdown.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates cannot reach the parser: U+FFFD instead
+        markdown = _LONE_SURROGATE.sub("\ufffd", markdown)
+        source_bytes = markdown.encode("utf-8")
     doc = Document(markdown, source_bytes)
     parser = _PARSERS[bool(options.enable_tables)]
     facts = _Facts()
@@ -457,6 +466,7 @@ def _build(
     code_parts: list[str] | None = None  # set while inside a code block
     link_depth = 0  # open links/images: no linkify inside
     quote_depth, item_depth = containers
+    dropped: set[int] = set()  # refused autolinks: their label (the URL) is dropped
     max_depth = facts.max_depth
     patterns = facts.patterns
     for ev, rng in events:
@@ -503,6 +513,9 @@ def _build(
                     link_depth += 1
                     if is_refused_url(url):
                         node = Node(REFUSED, start, end)
+                        if name == "Link" and value["link_type"] in ("Autolink", "Email"):
+                            # An autolink's label is its URL, which must never appear.
+                            dropped.add(id(node))
                     elif name == "Link":
                         link_type = value["link_type"]
                         if link_type == "Email":
@@ -583,6 +596,9 @@ def _build(
                 quote_depth -= 1
             elif kind is LINK or kind is IMAGE or kind is REFUSED:
                 link_depth -= 1
+                if dropped and id(node) in dropped:
+                    dropped.discard(id(node))
+                    node.children = []
             elif kind is TABLE:
                 rows = len(node.children)
                 width = len(node.children[0].children) if node.children else 0
@@ -871,7 +887,10 @@ def iter_nodes(root: Node) -> Iterator[Node]:
 
 def plain_text(node: Node) -> str:
     """Concatenate the text of ``node``'s subtree: text, code, raw HTML, alt and link text;
-    a soft or hard break becomes one space; styling is dropped ("plain text of X")."""
+    a soft or hard break becomes one space; styling is dropped ("plain text of X").
+
+    Nested blocks (a quote's paragraphs, list items) are separated by one space.
+    """
     if isinstance(node, (Text, CodeBlock)):
         return node.text
     if node.kind is SOFT_BREAK or node.kind is HARD_BREAK:
@@ -880,6 +899,8 @@ def plain_text(node: Node) -> str:
     stack = list(reversed(node.children))
     while stack:
         child = stack.pop()
+        if child.kind in BLOCK_KINDS and parts and not parts[-1][-1:].isspace():
+            parts.append(" ")  # keep words of adjacent blocks (quote paragraphs) apart
         if isinstance(child, Text):
             parts.append(child.text)
         elif child.kind is SOFT_BREAK or child.kind is HARD_BREAK:
