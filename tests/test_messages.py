@@ -334,3 +334,22 @@ def test_no_titles_same_blocks_as_convert() -> None:
     md = "# T\n\nSome [link](https://x.com) and ![i](https://x.com/i.png) text.\n"
     assert to_messages(md, options=Options(mode="rich_text"))[0]["blocks"] == convert(
         md, mode="rich_text").blocks
+
+
+@pytest.mark.parametrize("md", [
+    '[x][ref] text\n\n[ref]: https://x.com "ref title"\n',
+    "[x](<https://x.com> 'ref title') text",
+    "| a |\n|---|\n| [x](https://x.com (ref title)) |",
+])
+def test_title_forms(md: str) -> None:
+    """Reference definitions, <…> destinations, '…' and (…) titles, links in table cells."""
+    messages = to_messages(md, options=Options(mode="rich_text"))
+    assert "(ref title)" in " ".join(texts([m["blocks"] for m in messages]))
+    assert_postable(messages)
+
+
+def test_text_size() -> None:
+    """text_size counts UTF-8 bytes of strings under "text" keys only, at any depth."""
+    assert text_size({"text": "é", "x": [{"text": "ab"}, "text", {"y": {"text": 3}}],
+                      "alt_text": "zzz"}) == 4
+    assert text_size([]) == 0

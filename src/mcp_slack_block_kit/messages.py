@@ -22,6 +22,12 @@ __all__ = ["text_size", "to_messages"]
 # A fence line of the CommonMark kind: ≤3 spaces, ≥3 backticks or tildes, then the info string.
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+# Cheap test for link/image titles (an inline destination, or a reference definition,
+# followed by white space and a title opener), so titleless input is converted once.
+_MAY_HAVE_TITLE = re.compile(
+    r"\][ \t\n]*\([ \t\n]*(?:<[^>\n]*>|[^ \t\n<][^ \t\n]*)[ \t\n]+[\"'(]"
+    r"|^ {0,3}\[[^\]\n]+\]:[ \t]*\n?[ \t]*[^ \t\n]+[ \t\n]+[\"'(]",
+    re.MULTILINE)
 
 
 def _blen(s: str) -> int:
@@ -32,16 +38,20 @@ def text_size(value: Any) -> int:
     """Sum of the UTF-8 lengths of every string stored under a ``text`` key inside ``value``."""
     total = 0
     stack = [value]
+    pop, push = stack.pop, stack.append
     while stack:
-        item = stack.pop()
+        item = pop()
         if isinstance(item, dict):
             for key, v in item.items():
-                if key == "text" and isinstance(v, str):
-                    total += _blen(v)
+                if type(v) is str:
+                    if key == "text":
+                        total += len(v) if v.isascii() else len(v.encode("utf-8"))
                 elif isinstance(v, (dict, list)):
-                    stack.append(v)
-        elif isinstance(item, list):
-            stack.extend(v for v in item if isinstance(v, (dict, list)))
+                    push(v)
+        else:
+            for v in item:
+                if isinstance(v, (dict, list)):
+                    push(v)
     return total
 
 
@@ -273,7 +283,7 @@ def _convert(markdown: str, options: Any) -> tuple[list[Block], bool]:
         blocks = Converter(options).convert(markdown).blocks
     rich_path = options.mode is Mode.RICH_TEXT or (
         options.mode is Mode.AUTO and not (len(blocks) == 1 and blocks[0]["type"] == "markdown"))
-    if rich_path and blocks:
+    if rich_path and blocks and _MAY_HAVE_TITLE.search(markdown):
         titled = _render_with_titles(markdown, options)
         if titled is not None:
             blocks = titled
