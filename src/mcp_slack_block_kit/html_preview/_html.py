@@ -31,8 +31,9 @@ _SLACK_ENTITY: Final = re.compile(r"&(amp|lt|gt);")
 _ENTITY_CHAR: Final = {"amp": "&", "lt": "<", "gt": ">"}
 # Emoji shortcodes as the converter recognises them (converter spec §7.2).
 _EMOJI: Final = re.compile(r"(?<![0-9]):([A-Za-z+][A-Za-z0-9_+\-]*):(?![0-9])")
-# C0 controls other than TAB/LF/CR, which HTML forbids in text.
-_CONTROL: Final = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# C0 controls other than TAB/LF/CR (HTML forbids them) and lone surrogates (JSON can carry
+# them; they cannot be written as UTF-8).
+_CONTROL: Final = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 
 
 def esc(text: str) -> str:

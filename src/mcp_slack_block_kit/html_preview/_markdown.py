@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Final
 
 import pyromark
@@ -13,6 +14,7 @@ __all__ = ["render_markdown"]
 # The converter's parser features (converter spec §6.0): tables, strikethrough, task lists.
 _OPTIONS: Final = (pyromark.Options.ENABLE_TABLES | pyromark.Options.ENABLE_STRIKETHROUGH
                    | pyromark.Options.ENABLE_TASKLISTS)
+_UNENCODABLE: Final = re.compile(r"[\x00\ud800-\udfff]")
 _ALIGN: Final = {"Left": "left", "Center": "center", "Right": "right"}
 # Start/End tags that map one-to-one onto an element.
 _SIMPLE: Final = {
@@ -125,7 +127,9 @@ class _Renderer:
 def render_markdown(text: str) -> str:
     """Render a ``markdown`` block's text; raw HTML in it is escaped, never passed through."""
     renderer = _Renderer()
-    for ev in pyromark.events(text.replace("\x00", "\ufffd"), options=_OPTIONS):
+    # The parser needs valid UTF-8: NUL and lone surrogates become U+FFFD first.
+    text = _UNENCODABLE.sub("\ufffd", text)
+    for ev in pyromark.events(text, options=_OPTIONS):
         renderer.event(ev)
     renderer.out.extend(reversed(renderer.ends))
     return "".join(renderer.out)
