@@ -50,13 +50,12 @@ def run(args: argparse.Namespace) -> int:
     write_json({"blocks": result.blocks, "text_fallback": result.text_fallback,
                 "warnings": list(result.warnings)}, pretty=args.pretty)
     if args.preview:
-        from ..blocks.limits import PRACTICAL_URL_BUDGET
         from ..blocks.preview import preview_url
 
         preview = preview_url(result.blocks)
-        sys.stdout.flush()
+        sys.stdout.flush()  # the JSON first, then the diagnostics
         sys.stderr.write(f"preview: {preview.url}\n")
-        if preview.byte_size > PRACTICAL_URL_BUDGET:
+        if preview.truncated:  # longer than PRACTICAL_URL_BUDGET (8,192 bytes)
             sys.stderr.write(f"note: preview URL is {preview.byte_size} bytes; "
                              "may be unreliable above ~8KB\n")
     return 0
