@@ -181,3 +181,12 @@ def test_unexpected_errors_are_reported(server: PlaygroundServer,
     monkeypatch.setattr(_server, "render_request", boom)
     status, data = _post(server, {"markdown": "x"})
     assert status == 500 and data == {"error": "internal error: RuntimeError: kaput"}
+
+
+def test_lone_surrogates_do_not_break_the_response(server: PlaygroundServer) -> None:
+    """A lone surrogate in the Markdown still yields a JSON answer (ASCII-escaped)."""
+    status, _, body = _request(server, "POST", "/api/render",
+                               b'{"markdown": "a \\ud800 b", "mode": "rich_text"}',
+                               {"Content-Type": "application/json"})
+    assert status == 200
+    assert "rich_text" in json.loads(body)["html"] or json.loads(body)["blocks"]

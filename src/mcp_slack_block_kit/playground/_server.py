@@ -52,7 +52,9 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
     def _json(self, status: int, value: object) -> None:
-        body = json.dumps(value, ensure_ascii=False).encode("utf-8")
+        # ASCII JSON: a lone surrogate from the request survives as \udXXX instead of
+        # failing to encode.
+        body = json.dumps(value).encode("ascii")
         self._send(status, "application/json; charset=utf-8", body)
 
     def _host_ok(self) -> bool:
