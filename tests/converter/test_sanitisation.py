@@ -50,19 +50,19 @@ def _raw_in_parsed(result: ConversionResult) -> list[str]:
 
 
 def _elements(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Every inline element in rich_text blocks and table cells."""
+    """Every inline element in rich_text blocks and table cells, in document order."""
     found: list[dict[str, Any]] = []
-    stack: list[Any] = list(blocks)
+    stack: list[Any] = [blocks]
     while stack:
         v = stack.pop()
         if isinstance(v, list):
-            stack.extend(v)
+            stack.extend(reversed(v))
         elif isinstance(v, dict):
             if v.get("type") in ("text", "link", "emoji", "user", "channel", "usergroup", "date",
                                  "broadcast"):
                 found.append(v)
             else:
-                stack.extend(x for x in v.values() if isinstance(x, (dict, list)))
+                stack.extend(reversed([x for x in v.values() if isinstance(x, (dict, list))]))
     return found
 
 
@@ -177,6 +177,8 @@ def test_no_raw_mentions_anywhere(mode: str, place: str, payload: str, word: str
     result = convert(text, mode=mode)
     assert_valid_blocks(result.blocks)
     assert _raw_in_parsed(result) == [], (result.blocks, result.text_fallback)
+    if place == "link-title" and mode in ("rich_text", "section_mrkdwn"):
+        return  # §7.1: a rich_text link element has no title, so the title is dropped
     # Content is not silently dropped to get there: the payload's word survives somewhere.
     assert word in json.dumps(result.blocks, ensure_ascii=False) + result.text_fallback
 
@@ -323,3 +325,11 @@ def test_pathological_token_input(mode: str, text: str) -> None:
         return
     assert_valid_blocks(result.blocks)
     assert _raw_in_parsed(result) == []
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("place", ["paragraph", "h2", "bullet", "quote", "table-cell", "bold"])
+def test_detector_sees_raw_tokens_when_allowed(mode: str, place: str) -> None:
+    """Control: with allow_broadcasts the same scan does find the raw token, so the scan is live."""
+    result = convert(PLACES[place].replace("{p}", "<!channel>"), mode=mode, allow_broadcasts=True)
+    assert "<!channel" in _raw_in_parsed(result), result.blocks
