@@ -16,7 +16,8 @@ from pathlib import Path
 
 SEEDS = [
     # one per code
-    "&amp; &lt; &gt;", "text<br>line two", "[click]\n(https://example.com)", "#Heading without space",
+    "&amp; &lt; &gt;", "text<br>line two", "[click]\n(https://example.com)",
+    "#Heading without space",
     "• a\n• b", "-item\n-two", "1.first\n2.second", "trailing whitespace   \n",
     "[link](https://x.com/v2–migration)", "20~25°C", "H1 | H2\n---|---\na | b",
     '```go fmt.Println("hi")```', "```go\nfunc x()", "**bold*", "**unclosed", "`open inline",

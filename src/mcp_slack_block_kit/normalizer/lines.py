@@ -9,6 +9,7 @@ from enum import IntEnum
 from typing import NamedTuple
 
 __all__ = [
+    "LANGUAGES",
     "Kind",
     "Line",
     "classify",
@@ -17,6 +18,7 @@ __all__ = [
     "is_link_reference_definition",
     "paragraphs",
     "reassemble",
+    "split_one_liner",
 ]
 
 
@@ -70,6 +72,46 @@ _DELIMITER_ROW = re.compile(
     r"[ \t\f]*(?:\|[ \t\f]*)?:?-{3,}:?(?:[ \t\f]*\|[ \t\f]*:?-{3,}:?)*[ \t\f]*(?:\|[ \t\f]*)?\Z"
 )
 _LINK_REF_DEF = re.compile(r" {0,3}\[(?:[^\\\[\]]|\\.)+\]:")
+
+# The language guard: 75 names (normalizer.md §5.12).
+_LANGUAGE_NAMES = """
+go golang js javascript ts typescript py python rb ruby rs rust c cpp cxx cc c++ java kt
+kotlin swift php perl pl sh bash zsh shell sql json yaml yml toml xml html css scss sass
+less md markdown r matlab scala clojure clj haskell hs elm ocaml ml erlang elixir ex exs
+dart lua vim text txt plain diff patch dockerfile makefile powershell ps1 ps groovy tf
+terraform hcl proto graphql gql
+"""
+LANGUAGES = frozenset(_LANGUAGE_NAMES.split())
+_WS = " \t\n\r\f"
+_HEAD = {
+    "`": re.compile(r"( {0,3})(`{3,})([A-Za-z0-9+_.\-]{1,32})[ \t\n\r\f]+"),
+    "~": re.compile(r"( {0,3})(~{3,})([A-Za-z0-9+_.\-]{1,32})[ \t\n\r\f]+"),
+}
+
+
+
+
+def split_one_liner(text: str) -> tuple[str, str, str] | None:
+    """``(opener, body, closer)`` when ``text`` is a one-line fence V4 splits, else None."""
+    stripped = text.rstrip(_WS)
+    if len(stripped) < 8:
+        return None
+    char = stripped[-1]
+    head = _HEAD.get(char)
+    if head is None:
+        return None
+    m = head.match(stripped)
+    if m is None or m.group(3).lower() not in LANGUAGES:
+        return None
+    close_start = len(stripped.rstrip(char))
+    if len(stripped) - close_start < 3 or close_start <= m.end():
+        return None
+    body = stripped[m.end() : close_start].rstrip(_WS)
+    indent, run = m.group(1), m.group(2)
+    if not body or (set(body) == {char} and len(body) >= len(run)):
+        return None
+    return indent + run + m.group(3), body, indent + run
+
 
 _QUOTE = -1  # stack entry for a block quote; list items store their width W (> 0)
 
@@ -239,8 +281,11 @@ def classify(text: str) -> list[Line]:
             info = fm.group(3)
             char = run[0]
             # A backtick fence's info can hold no backtick (CommonMark §4.5); a tilde
-            # one-liner such as ``~~~py x~~~`` is left to V4 as well.
-            if (char == "`" and "`" in info) or (char == "~" and run in info):
+            # one-liner such as ``~~~py x~~~`` is left to V4 as well (only that: the info
+            # of ``~~~ aa ``` ~~~`` may hold tildes, so that line does open a fence).
+            if (char == "`" and "`" in info) or (
+                char == "~" and run in info and not pos and split_one_liner(line) is not None
+            ):
                 kinds[i] = PROSE
             else:
                 kinds[i] = FENCE_OPEN

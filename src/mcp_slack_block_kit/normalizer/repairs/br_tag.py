@@ -57,6 +57,33 @@ def _defuse_fence(piece: str) -> str:
     return piece[: m.end()] + "\\" + piece[m.end() :]
 
 
+def _cut(text: str, live: list[re.Match[str]]) -> list[str]:
+    """The pieces of a non-table line cut at its live tags, fence runs defused.
+
+    A defused piece is cut again on its own: its new backslash can change the
+    backtick pairing, and so which of its tags are live, exactly as the next
+    pass would see it (``<BR>```<BR>```'``).
+    """
+    out: list[str] = []
+    # Work items in order: (text, cut it?). Iterative, so long chains cannot recurse deeply.
+    stack: list[tuple[str, list[re.Match[str]] | None]] = [(text, live)]
+    while stack:
+        t, matches = stack.pop()
+        if matches is None:
+            out.append(t)
+            continue
+        out.append(t[: matches[0].start()])
+        items: list[tuple[str, list[re.Match[str]] | None]] = []
+        for k, m in enumerate(matches):
+            end = matches[k + 1].start() if k + 1 < len(matches) else len(t)
+            piece = t[m.end() : end]
+            defused = _defuse_fence(piece)
+            again = _live_matches(defused) if defused is not piece else []
+            items.append((defused, again or None))
+        stack.extend(reversed(items))
+    return out
+
+
 def break_tags(lines: list[Line]) -> list[Line] | None:
     """Cut lines at live ``<br>`` tags; None when there is none."""
     out: list[Line] = []
@@ -80,10 +107,7 @@ def break_tags(lines: list[Line]) -> list[Line] | None:
             pieces.append(text[last:])
             out.append(line._replace(text=" ".join(pieces)))
             continue
-        last = 0
-        for k, m in enumerate(live):
-            piece = text[last : m.start()]
-            out.append(Line(_defuse_fence(piece) if k else piece, PROSE, "\n"))
-            last = m.end()
-        out.append(Line(_defuse_fence(text[last:]), PROSE, line.ending))
+        pieces = _cut(text, live)
+        out.extend(Line(piece, PROSE, "\n") for piece in pieces[:-1])
+        out.append(Line(pieces[-1], PROSE, line.ending))
     return out if fired else None

@@ -15,51 +15,14 @@ Fires when (numbered guards):
 
 from __future__ import annotations
 
-import re
+from ..lines import FENCE_CLOSE, FENCE_CONTENT, FENCE_OPEN, LANGUAGES, PROSE, Line, split_one_liner
 
-from ..lines import FENCE_CLOSE, FENCE_CONTENT, FENCE_OPEN, PROSE, Line
-
-# The language guard: 75 names (normalizer.md §5.12).
-_LANGUAGE_NAMES = """
-go golang js javascript ts typescript py python rb ruby rs rust c cpp cxx cc c++ java kt
-kotlin swift php perl pl sh bash zsh shell sql json yaml yml toml xml html css scss sass
-less md markdown r matlab scala clojure clj haskell hs elm ocaml ml erlang elixir ex exs
-dart lua vim text txt plain diff patch dockerfile makefile powershell ps1 ps groovy tf
-terraform hcl proto graphql gql
-"""
-LANGUAGES = frozenset(_LANGUAGE_NAMES.split())
-_WS = " \t\n\r\f"
-_HEAD = {
-    "`": re.compile(r"( {0,3})(`{3,})([A-Za-z0-9+_.\-]{1,32})[ \t\n\r\f]+"),
-    "~": re.compile(r"( {0,3})(~{3,})([A-Za-z0-9+_.\-]{1,32})[ \t\n\r\f]+"),
-}
+__all__ = ["LANGUAGES", "may_fire", "split_one_line_fences", "split_one_liner"]
 
 
 def may_fire(text: str) -> bool:
     """Cheap pre-check on the whole document."""
     return "```" in text or "~~~" in text
-
-
-def split_one_liner(text: str) -> tuple[str, str, str] | None:
-    """``(opener, body, closer)`` when ``text`` is a one-line fence V4 splits, else None."""
-    stripped = text.rstrip(_WS)
-    if len(stripped) < 8:
-        return None
-    char = stripped[-1]
-    head = _HEAD.get(char)
-    if head is None:
-        return None
-    m = head.match(stripped)
-    if m is None or m.group(3).lower() not in LANGUAGES:
-        return None
-    close_start = len(stripped.rstrip(char))
-    if len(stripped) - close_start < 3 or close_start <= m.end():
-        return None
-    body = stripped[m.end() : close_start].rstrip(_WS)
-    indent, run = m.group(1), m.group(2)
-    if not body or (set(body) == {char} and len(body) >= len(run)):
-        return None
-    return indent + run + m.group(3), body, indent + run
 
 
 def split_one_line_fences(lines: list[Line]) -> list[Line] | None:
