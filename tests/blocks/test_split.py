@@ -205,3 +205,56 @@ def test_split_properties_any_unicode(text: str, max_chars: int, margin: int) ->
     parts = split_text(text, max_chars, margin)
     assert concat(parts) == text
     assert sum(len(p.encode()) > max_chars for p in parts) <= 1
+
+
+_WS = frozenset(b" \t\n\r\f\v")
+
+
+def _reference_split(text: str, max_chars: int, margin: int) -> list[str]:
+    """validation.md §4, written as literally as possible (slow, obviously correct)."""
+    b = text.encode()
+    if max_chars <= 0 or len(b) <= max_chars:
+        return [text]
+    lo = max_chars - margin if 0 < margin < max_chars else 1
+
+    def paragraph(start: int, pos: int) -> bool:
+        return pos >= 2 and b[pos - 2:pos] == b"\n\n" and b[pos] != 0x0A
+
+    def word(start: int, pos: int) -> bool:
+        return b[pos - 1] in _WS and b[pos] not in _WS
+
+    def sentence(start: int, pos: int) -> bool:
+        if not word(start, pos):
+            return False
+        i = pos - 1
+        while i >= start and b[i] in _WS:
+            i -= 1
+        return i >= start and b[i] in b".!?"
+
+    out, start = [], 0
+    while len(b) - start > max_chars:
+        cut = 0
+        for lo_c, hi_c in ((lo, max_chars), (1, lo - 1)):
+            for kind in (paragraph, sentence, word):
+                cut = next((c for c in range(hi_c, lo_c - 1, -1) if kind(start, start + c)), 0)
+                if cut:
+                    break
+            if cut:
+                break
+        if not cut:
+            cut = max_chars
+            while cut > 0 and (b[start + cut] & 0xC0) == 0x80:
+                cut -= 1
+            if cut == 0:
+                break
+        out.append(b[start:start + cut].decode())
+        start += cut
+    out.append(b[start:].decode())
+    return out
+
+
+@settings(max_examples=200)
+@given(_TEXT, st.integers(-2, 120), st.integers(-2, 130))
+def test_split_matches_literal_algorithm(text: str, max_chars: int, margin: int) -> None:
+    """split_text equals a literal transcription of the spec algorithm."""
+    assert split_text(text, max_chars, margin) == _reference_split(text, max_chars, margin)

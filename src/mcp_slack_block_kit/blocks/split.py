@@ -15,6 +15,7 @@ __all__ = ["chunk_blocks", "concat", "split_text"]
 _PARAGRAPH_CUT = re.compile(rb"\n\n(?=[^\n])")
 _SENTENCE_CUT = re.compile(rb"[.!?][ \t\n\r\f\v]+(?=[^ \t\n\r\f\v])")
 _WORD_CUT = re.compile(rb"[ \t\n\r\f\v](?=[^ \t\n\r\f\v])")
+_CUT_KINDS = (_PARAGRAPH_CUT, _SENTENCE_CUT, _WORD_CUT)  # in order of preference
 
 
 def chunk_blocks(blocks: Any,
@@ -106,20 +107,16 @@ def split_text(text: str, max_chars: int, safety_margin: int = 0) -> list[str]:
     n = len(b)
     while n - start > max_chars:
         cut = 0
-        kinds = (
-            _best_cuts(_PARAGRAPH_CUT, b, max(0, start - 1), start, lo, max_chars),
-            _best_cuts(_SENTENCE_CUT, b, start, start, lo, max_chars),
-            _best_cuts(_WORD_CUT, b, start, start, lo, max_chars),
-        )
-        for best_hi, _ in kinds:
+        fallbacks: list[int] = []
+        for pattern in _CUT_KINDS:
+            base = max(0, start - 1) if pattern is _PARAGRAPH_CUT else start
+            best_hi, best_lo = _best_cuts(pattern, b, base, start, lo, max_chars)
             if best_hi:
                 cut = best_hi
                 break
+            fallbacks.append(best_lo)
         else:
-            for _, best_lo in kinds:
-                if best_lo:
-                    cut = best_lo
-                    break
+            cut = next((c for c in fallbacks if c), 0)
         if not cut:
             cut = max_chars
             # Step back to the first byte of a code point (continuation bytes are 10xxxxxx).
