@@ -267,3 +267,44 @@ def test_tight_item_text_after_a_block_is_kept() -> None:
     blocks = rich("-     code\n  text\n- b\n")
     dumped = json.dumps(blocks)
     assert '"text": "text"' in dumped and '"code\\n"' in dumped and '"text": "b"' in dumped
+
+
+_FORBIDDEN = ("<!channel>", "<!here>", "<!everyone>", "<!subteam", "<@U012AB3CD>",
+              "<#C123ABC456>")
+
+
+@pytest.mark.parametrize("markdown", [
+    "alert <!channel> please", "ping <!here> right now", "<!everyone> heads up",
+    "see <@U012AB3CD> for context", "in <#C123ABC456> we discussed", "cc <!subteam^S012ABC>",
+    "use <<weird>> brackets", "AT&T is a company",
+])
+def test_sanitisation_conformance(markdown: str) -> None:
+    """§7.6 as stated: all text of the output, concatenated, holds no live token."""
+    blocks = convert(markdown, mode="rich_text").blocks
+    everything = "".join(text for _, text in escaped_texts(blocks))
+    assert not any(token in everything for token in _FORBIDDEN)
+    assert "&lt;" in everything or "&amp;" in everything
+
+
+def test_sanitisation_extras() -> None:
+    def texts(markdown: str, **overrides: Any) -> str:
+        blocks = convert(markdown, mode="rich_text", **overrides).blocks
+        return "".join(text for _, text in escaped_texts(blocks))
+
+    assert "Tom &amp; Jerry" in texts("Tom & Jerry")
+    plain = texts("no special characters here")
+    assert "&amp;" not in plain and "&lt;" not in plain
+    raw = texts("alert <!channel> please", allow_broadcasts=True)
+    assert "<!channel>" in raw and "&lt;!channel&gt;" not in raw
+
+
+@settings(max_examples=100)
+@given(st.lists(st.sampled_from(["alpha", "beta", "gamma", "δέλτα", "日本"]), min_size=1,
+                max_size=30),
+       st.lists(st.sampled_from([" ", "\n", "\n\n"]), min_size=30, max_size=30))
+def test_prose_words_all_survive(words: list[str], gaps: list[str]) -> None:
+    """Plain prose loses no word and gains none, whatever the line and paragraph breaks."""
+    markdown = "".join(w + g for w, g in zip(words, gaps, strict=False))
+    blocks = rich(markdown)
+    out = " ".join(text for _, text in escaped_texts(blocks))
+    assert out.split() == words
