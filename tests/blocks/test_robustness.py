@@ -1,0 +1,67 @@
+"""Malformed Block Kit never crashes an engine: a result or BlockDecodeError, nothing else."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mcp_slack_block_kit import (
+    BlockDecodeError,
+    blocks_to_markdown,
+    chunk_blocks,
+    lint,
+    preview_url,
+    to_messages,
+    validate,
+)
+
+_KEYS = ["type", "text", "elements", "fields", "accessory", "rows", "column_settings",
+         "block_id", "style", "indent", "offset", "language", "url", "image_url", "alt_text",
+         "title", "slack_file", "value", "action_id", "timestamp", "align", "name", "user_id"]
+_TYPES = ["section", "header", "image", "actions", "context", "table", "markdown", "rich_text",
+          "divider", "rich_text_section", "rich_text_list", "rich_text_quote",
+          "rich_text_preformatted", "text", "link", "emoji", "user", "date", "button",
+          "plain_text", "mrkdwn", "raw_text", "raw_number", "bullet", "ordered", "sparkle"]
+_scalar = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.sampled_from(_TYPES),
+                    st.text(max_size=5))
+_json = st.recursive(
+    _scalar,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.dictionaries(st.sampled_from(_KEYS), inner, max_size=5)),
+    max_leaves=25)
+_block = st.dictionaries(st.sampled_from(_KEYS), _json, max_size=6).flatmap(
+    lambda d: st.sampled_from(_TYPES).map(lambda t: {**d, "type": t}))
+_input = st.one_of(st.lists(st.one_of(_block, _json), max_size=4), _json,
+                   st.builds(lambda b: {"blocks": b}, st.lists(_block, max_size=4)))
+
+ENGINES = [validate, lint, chunk_blocks, preview_url, blocks_to_markdown, to_messages,
+           lambda b: validate(b, surface="modal", strict=True)]
+
+
+@settings(max_examples=120)
+@given(_input)
+def test_engines_never_crash(value: Any) -> None:
+    """Every engine returns or raises BlockDecodeError on arbitrary JSON-shaped input."""
+    if isinstance(value, str):
+        return  # a str is Markdown for to_messages, and not blocks for the others
+    for engine in ENGINES:
+        with contextlib.suppress(BlockDecodeError):
+            engine(value)
+
+
+@settings(max_examples=60)
+@given(st.lists(_block, max_size=5))
+def test_engines_agree_on_decoding(blocks: list[Any]) -> None:
+    """All engines accept or reject the same input (one shared shape check)."""
+    outcomes = set()
+    for engine in ENGINES:
+        try:
+            engine(blocks)
+            outcomes.add("ok")
+        except BlockDecodeError as exc:
+            outcomes.add(str(exc))
+    assert len(outcomes) == 1
