@@ -353,3 +353,28 @@ def test_text_size() -> None:
     assert text_size({"text": "é", "x": [{"text": "ab"}, "text", {"y": {"text": 3}}],
                       "alt_text": "zzz"}) == 4
     assert text_size([]) == 0
+
+
+_code_line = st.sampled_from(["x = 1", "", "  y", "print('a. b')", "#!", "~~~", "`` x"])
+_fenced = st.tuples(st.sampled_from(["```", "````", "~~~"]), st.sampled_from(["", "py", "go x"]),
+                    st.lists(_code_line, max_size=30)).map(
+    lambda t: f"{t[0]}{t[1]}\n" + "".join(f"{ln}\n" for ln in t[2]) + t[0])
+_prose = st.lists(_sentence, min_size=1, max_size=5).map(" ".join)
+_md_text = st.lists(st.one_of(_prose, _fenced), min_size=1, max_size=8).map("\n\n".join)
+
+
+@settings(max_examples=150)
+@given(_md_text, st.integers(40, 400))
+def test_fenced_split_properties(text: str, limit: int) -> None:
+    """Pieces join back to the text; every part fits the limit; a part that closes a fence
+    is reopened by the next one with the same fence line."""
+    from mcp_slack_block_kit.messages import _fenced_pieces, _open_fence
+
+    parts = _fenced_pieces(text, limit)
+    assert "".join(piece for _, piece, _ in parts) == text
+    for i, (reopen, piece, close) in enumerate(parts):
+        assert len((reopen + piece + close).encode()) <= limit
+        assert bool(close) == bool(i + 1 < len(parts) and parts[i + 1][0])
+        if close:
+            assert _open_fence(reopen + piece + close, None) is None
+            assert parts[i + 1][0].startswith(close.strip())

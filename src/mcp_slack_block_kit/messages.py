@@ -73,21 +73,28 @@ def _open_fence(text: str, fence: tuple[str, str] | None) -> tuple[str, str] | N
     return fence
 
 
-def _split_fenced_text(text: str, limit: int) -> list[str]:
-    """``split_text`` at ``limit`` bytes, closing a fenced code block at a cut and reopening
-    it (same fence, same info string) in the next part; the fence lines count towards
-    ``limit``."""
-    parts: list[str] = []
+def _first_piece(text: str, budget: int) -> str:
+    """``split_text(text, budget)[0]`` without splitting the rest of a long text: the first
+    cut only looks at the first ``budget + 1`` bytes, which ``budget + 1`` characters cover."""
+    return split_text(text[:budget + 1], budget)[0]
+
+
+def _fenced_pieces(text: str, limit: int) -> list[tuple[str, str, str]]:
+    """Cut ``text`` like ``split_text`` at ``limit`` bytes into ``(reopen, piece, close)``
+    triples: a cut inside a fenced code block closes the fence at the end of one part and
+    reopens it (same fence, same info string) at the start of the next; the fence lines
+    count towards ``limit``. The pieces joined give ``text`` back."""
+    parts: list[tuple[str, str, str]] = []
     reopen = ""
     fence: tuple[str, str] | None = None
     rest = text
     while _blen(reopen) + _blen(rest) > limit:
         budget = limit - _blen(reopen)
-        piece = split_text(rest, budget)[0]
+        piece = _first_piece(rest, budget)
         state = _open_fence(piece, fence)
         if state is not None:
             # Leave room for "\n" + the closing marker, and cut at a line end inside code.
-            piece = split_text(rest, budget - len(state[0]) - 1)[0]
+            piece = _first_piece(rest, budget - len(state[0]) - 1)
             state = _open_fence(piece, fence)
             if state is not None and not piece.endswith("\n"):
                 nl = piece.rfind("\n")
@@ -96,16 +103,20 @@ def _split_fenced_text(text: str, limit: int) -> list[str]:
         if not piece:  # only a pathological limit gets here; never loop forever
             break
         if state is not None:
-            close = ("" if piece.endswith("\n") else "\n") + state[0]
-            parts.append(reopen + piece + close)
+            parts.append((reopen, piece, ("" if piece.endswith("\n") else "\n") + state[0]))
             reopen = f"{state[0]}{state[1]}\n"
         else:
-            parts.append(reopen + piece)
+            parts.append((reopen, piece, ""))
             reopen = ""
         fence = state
         rest = rest[len(piece):]
-    parts.append(reopen + rest)
+    parts.append((reopen, rest, ""))
     return parts
+
+
+def _split_fenced_text(text: str, limit: int) -> list[str]:
+    """The parts of ``_fenced_pieces`` as strings."""
+    return ["".join(part) for part in _fenced_pieces(text, limit)]
 
 
 def _split_markdown_block(block: Block) -> list[Block]:
