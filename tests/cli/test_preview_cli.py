@@ -133,6 +133,19 @@ def test_open_uses_the_browser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     assert err == "note: no browser available to open the URL\n"
 
 
+def test_open_with_html_opens_the_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """--open with --html opens the written file rather than the Builder."""
+    import webbrowser
+
+    opened: list[str] = []
+    monkeypatch.setattr(webbrowser, "open", lambda url: opened.append(url) or True)
+    out_file = tmp_path / "p.html"
+    assert main(["preview", _write(tmp_path, "b.json", BLOCKS), "--html", str(out_file),
+                 "--open"]) == 0
+    assert opened == [out_file.resolve().as_uri()] and capsys.readouterr() == ("", "")
+
+
 def test_png_without_a_browser_exits_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                        capsys: pytest.CaptureFixture[str]) -> None:
     """--png with no Chromium/Chrome installed explains what is missing, exit status 2."""

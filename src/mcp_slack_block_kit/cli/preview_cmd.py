@@ -49,7 +49,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.epilog = EPILOG
     add_input_argument(parser, "Block Kit JSON (Markdown with --markdown)")
     parser.add_argument("--open", action="store_true",
-                        help="also open the Builder URL in a browser, when one is available")
+                        help="also open the Builder URL (or, with --html, the page) in a "
+                             "browser, when one is available")
     parser.add_argument("--html", metavar="FILE", default=None,
                         help="write the offline HTML preview to FILE instead of printing the URL")
     parser.add_argument("--png", metavar="FILE", default=None,
@@ -198,4 +199,9 @@ def run(args: argparse.Namespace) -> int:
             _screenshot(page, args.png, browser)
         except (OSError, subprocess.SubprocessError) as exc:
             raise CliError(f"--png: {exc}") from None
+    if args.open and args.html:
+        import webbrowser
+
+        if not webbrowser.open(Path(args.html).resolve().as_uri()):
+            sys.stderr.write("note: no browser available to open the page\n")
     return 0
