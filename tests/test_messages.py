@@ -378,3 +378,20 @@ def test_fenced_split_properties(text: str, limit: int) -> None:
         if close:
             assert _open_fence(reopen + piece + close, None) is None
             assert parts[i + 1][0].startswith(close.strip())
+
+
+@settings(max_examples=150)
+@given(st.text(alphabet="ab\n\r é", max_size=200), st.integers(1, 30))
+def test_line_pieces(text: str, budget: int) -> None:
+    """Code pieces join back, fit the budget, and end at a \\n unless a line was too long."""
+    from mcp_slack_block_kit.messages import _line_pieces
+
+    if not text:
+        return
+    pieces = _line_pieces(text, budget)
+    assert "".join(pieces) == text
+    lines = text.split("\n")
+    for p in pieces:
+        assert len(p.encode()) <= budget or len(p) == 1
+    if all(len(ln.encode()) + 1 <= budget for ln in lines):
+        assert all(p.endswith("\n") for p in pieces[:-1])

@@ -175,23 +175,30 @@ def _pack(items: Iterable[Any], budget: int) -> Iterator[list[Any]]:
 
 
 def _line_pieces(text: str, budget: int) -> list[str]:
-    """Cut code at line ends into pieces ≤ ``budget``; a single longer line via split_text."""
-    lines = text.splitlines(keepends=True)
+    """Cut code after ``\\n`` into pieces ≤ ``budget``; a single longer line via split_text."""
     pieces: list[str] = []
-    current = ""
-    for line in lines:
-        if _blen(line) > budget:
+    current: list[str] = []
+    size = 0
+    for line in text.split("\n"):
+        n = _blen(line) + 1  # + 1 for the "\n" put back below
+        line += "\n"
+        if n > budget:
             if current:
-                pieces.append(current)
-                current = ""
+                pieces.append("".join(current))
+                current, size = [], 0
             pieces.extend(split_text(line, budget))
-        elif _blen(current) + _blen(line) > budget:
-            pieces.append(current)
-            current = line
-        else:
-            current += line
+            continue
+        if size + n > budget:
+            pieces.append("".join(current))
+            current, size = [], 0
+        current.append(line)
+        size += n
     if current:
-        pieces.append(current)
+        pieces.append("".join(current))
+    # split("\n") gave one more line than there were newlines: drop its "\n" again.
+    pieces[-1] = pieces[-1][:-1]
+    if not pieces[-1]:
+        pieces.pop()
     return pieces
 
 
