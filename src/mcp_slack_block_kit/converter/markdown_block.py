@@ -49,6 +49,19 @@ __all__ = ["emit_markdown", "longest_backtick_run"]
 _URL_ESCAPES = str.maketrans({
     "<": "%3C", ">": "%3E", " ": "%20", "\t": "%09", "\n": "%0A", "\r": "%0D", "\f": "%0C",
 })
+# Characters of a URL that would change how the Markdown around it parses: a backtick
+# could open a code span across `](`, a bracket end the link text, a backslash escape
+# its neighbour. Backslash escapes are resolved in link text and destinations alike.
+_DISPLAY_ESCAPES = str.maketrans({"\\": "\\\\", "`": "\\`", "[": "\\[", "]": "\\]"})
+_DEST_ESCAPES = str.maketrans({"\\": "\\\\", "`": "\\`"})
+_PAREN_ESCAPES = str.maketrans({"(": "\\(", ")": "\\)"})
+# A continuation line of a paragraph that would start a block once re-parsed (the source
+# line was indented or lazy, which the tree does not record): group 1 is where to put a
+# backslash. An ordered-list number is defused by escaping its `.`/`)` (group 2).
+_BLOCK_START_LINE = re.compile(
+    r"(?m)(?<=\n)( {0,3})(?=#{1,6}(?:[ \t]|$)|[>+=`~<]|[-*_](?:[ \t]|$)|[-*_]{3}|(?:[-*_] ){2})"
+    r"|(?<=\n)( {0,3}[0-9]{1,9})(?=[.)](?:[ \t]|$))"
+)
 _BACKTICK_RUN = re.compile(r"`+")
 # A closing fence may be indented up to three spaces, so those runs count too.
 _LINE_START_BACKTICKS = re.compile(r"^ {0,3}(`+)", re.MULTILINE)
@@ -90,7 +103,17 @@ class _Emitter:
     def _text_form(self, node: Text) -> str:
         text = node.text
         if self.source_form and node.kind is TEXT:
-            raw = self.source[node.start:node.end].decode("utf-8", "replace")
+            src = self.source
+            start = node.start
+            if start and src[start - 1] == 0x5C:
+                # A node that begins with an escaped character starts *after* its
+                # backslash; take the backslash in when it is an escape (odd run).
+                run = 1
+                while start - run > 0 and src[start - run - 1] == 0x5C:
+                    run += 1
+                if run % 2:
+                    start -= 1
+            raw = src[start:node.end].decode("utf-8", "replace")
             if raw != text and ("\\" in raw or "&" in raw):
                 return raw
         return text
@@ -139,14 +162,23 @@ class _Emitter:
             out.append(self.escape("".join(run)))
 
     def destination(self, url: str, in_cell: bool) -> str:
+        """A link destination: percent-encoded per policy, Markdown-significant characters
+        backslash-escaped (parentheses only when unbalanced)."""
         url = self.url(url)
+        if "\\" in url or "`" in url:
+            url = url.translate(_DEST_ESCAPES)
+        if url.count("(") != url.count(")"):
+            url = url.translate(_PAREN_ESCAPES)
         return url.replace("|", "%7C") if in_cell else url
 
     def link(self, node: Link, out: list[str], in_cell: bool) -> None:
         target = self.destination(node.url, in_cell)
         if node.autolink:
-            display = node.url[7:] if node.url.startswith("mailto:") else node.url
-            out.append(f"[{self.destination(display, in_cell)}]({target})")
+            display = self.url(node.url[7:] if node.url.startswith("mailto:") else node.url)
+            display = display.translate(_DISPLAY_ESCAPES)
+            if in_cell:
+                display = display.replace("|", "%7C")
+            out.append(f"[{display}]({target})")
             return
         out.append("[")
         self.inline(node.children, out, in_cell)
@@ -168,14 +200,26 @@ class _Emitter:
 
     def blocks(self, nodes: list[Node]) -> str:
         """Render block ``nodes`` separated by blank lines (trailing newlines trimmed)."""
-        parts = [self.block(node) for node in nodes]
-        return "\n\n".join([p for p in parts if p]).rstrip("\n")
+        parts: list[str] = []
+        previous: Node | None = None
+        for node in nodes:
+            part = self.block(node, _adjacent_list(previous, node))
+            if part:
+                parts.append(part)
+                previous = node
+        return "\n\n".join(parts).rstrip("\n")
 
-    def block(self, node: Node) -> str:
-        """Render one block without its trailing block break."""
+    def block(self, node: Node, alternate: bool = False) -> str:
+        """Render one block without its trailing block break.
+
+        ``alternate``: the node is a list right after a list of the same type, which must
+        use the other bullet (``*``) or delimiter (``)``) or it would merge into it.
+        """
         kind = node.kind
         if kind is PARAGRAPH:
             text = self.inline_text(node.children)
+            if "\n" in text:
+                text = _BLOCK_START_LINE.sub(r"\1\2\\", text)
             if self.escaping and "`" in text and text.lstrip(" ").startswith("<"):
                 # A paragraph that starts with a kept `<!subteam^…>`/`<!date^…>` token opens
                 # an HTML block for CommonMark readers, which then do not see its code spans
@@ -188,10 +232,17 @@ class _Emitter:
             return text
         if kind is HEADING:
             assert isinstance(node, Heading)
-            return "#" * node.level + " " + self.inline_text(node.children)
+            body = self.inline_text(node.children)
+            if "\n" in body:  # a setext heading may span lines; an ATX heading cannot
+                body = body.replace("  \n", " ").replace("\n", " ")
+            bare = body.rstrip("#")
+            if len(bare) < len(body) and (not bare or bare[-1] in " \t"):
+                # A trailing `#` run after a space would read as a closing sequence.
+                body = bare + "\\" + body[len(bare):]
+            return "#" * node.level + " " + body
         if kind is LIST:
             assert isinstance(node, ListNode)
-            return self.render_list(node)
+            return self.render_list(node, alternate)
         if kind is QUOTE:
             body = self.blocks(node.children)
             if not body:
@@ -207,15 +258,17 @@ class _Emitter:
             return self.table(node)
         return self.escape(plain_text(node)).rstrip("\n")
 
-    def render_list(self, node: ListNode) -> str:
+    def render_list(self, node: ListNode, alternate: bool = False) -> str:
         lines: list[str] = []
         number = node.start_number
+        delimiter = ") " if alternate else ". "
+        bullet = "* " if alternate else "- "
         for item in node.children:
             if node.ordered:
-                marker = f"{number}. "
+                marker = f"{number}{delimiter}"
                 number += 1
             else:
-                marker = "- "
+                marker = bullet
             if isinstance(item, Item) and item.checked is not None:
                 marker_line = marker + ("[x] " if item.checked else "[ ] ")
             else:
@@ -235,10 +288,12 @@ class _Emitter:
         blank line; a block that cannot interrupt a paragraph gets a blank line first."""
         out: list[str] = []
         after_paragraph = False
+        previous: Node | None = None
         for child in children:
-            text = self.block(child)
+            text = self.block(child, _adjacent_list(previous, child))
             if not text:
                 continue
+            previous = child
             if child.kind is PARAGRAPH:
                 out.append(text + "\n")
                 after_paragraph = True
@@ -272,6 +327,15 @@ class _Emitter:
         if "|" in text:
             text = _UNESCAPED_PIPE.sub(r"\\|", text)
         return text.replace("\n", " ") if "\n" in text else text
+
+
+def _adjacent_list(previous: Node | None, node: Node) -> bool:
+    """Whether ``node`` is a list directly after a list of the same type."""
+    return (
+        previous is not None and node.kind is LIST and previous.kind is LIST
+        and isinstance(node, ListNode) and isinstance(previous, ListNode)
+        and node.ordered == previous.ordered
+    )
 
 
 def _interrupts_paragraph(node: Node) -> bool:
