@@ -80,6 +80,9 @@ _INLINE_KEYS: dict[str, frozenset[str]] = {
     "date": frozenset({"type", "timestamp", "format", "url", "fallback"}),
     "color": frozenset({"type", "value"}),
 }
+# Slack's Block Kit Builder rejects rich_text_list `indent` above 8 (@slack/types documents
+# "a number from 0 (default) to 8"). Not (yet) in blocks/limits.py, which the converter reads.
+MAX_RICH_TEXT_LIST_INDENT = 8
 _STYLE_KEYS = frozenset({"bold", "italic", "strike", "code", "underline"})
 _ALIGNS = frozenset({"left", "center", "right"})
 
@@ -226,6 +229,11 @@ class _Checker:
                     v = el.get(key, 0)
                     if not isinstance(v, int) or isinstance(v, bool) or v < 0:
                         self.bad(f"{p}/{key}", f"{key} must be a non-negative integer")
+                indent = el.get("indent", 0)
+                if isinstance(indent, int) and indent > MAX_RICH_TEXT_LIST_INDENT:
+                    self.bad(f"{p}/indent", f"indent {indent}; max {MAX_RICH_TEXT_LIST_INDENT}")
+                if el.get("border", 0) not in (0, 1):
+                    self.bad(f"{p}/border", "border must be 0 or 1")
                 for j, item in enumerate(kids):
                     q = f"{p}/elements/{j}"
                     if not isinstance(item, dict) or item.get("type") != "rich_text_section":
@@ -444,7 +452,8 @@ def assert_valid_blocks(blocks: Any) -> None:
 
     Checks, per block: Slack's documented shape and limits (header ≤150 bytes of
     plain_text, section text ≤3000, markdown ≤12,000 in total, image URL ≤3000,
-    table ≤100 rows × ≤20 equal-width columns, rich_text container/inline structure,
+    table ≤100 rows × ≤20 equal-width columns, rich_text container/inline structure
+    with list ``indent`` ≤8,
     unique block_ids) and that slack_sdk's model of the block serialises back to the
     same dict (no key silently dropped except ``KNOWN_SLACK_SDK_GAPS``). Block counts
     per message are not checked here (a conversion may need several messages).

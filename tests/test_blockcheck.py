@@ -58,7 +58,7 @@ GOOD: list[dict[str, Any]] = [
              {"type": "date", "timestamp": 1392734382, "format": "{date_long}",
               "url": "https://example.com/event", "fallback": "2014 February 18"}),
         {"type": "rich_text_list", "style": "bullet", "elements": [_sec(_txt("a"))]},
-        {"type": "rich_text_list", "style": "ordered", "indent": 1, "offset": 2,
+        {"type": "rich_text_list", "style": "ordered", "indent": 8, "offset": 2,
          "elements": [_sec(_txt("b")), _sec(_txt("c"))]},
         {"type": "rich_text_quote", "elements": [_txt("quoted")]},
         {"type": "rich_text_preformatted", "elements": [_txt("func main() {}\n")], "language": "go"},
@@ -138,6 +138,9 @@ BAD: list[tuple[str, Any, str]] = [
     ("negative offset", [{"type": "rich_text", "elements": [
         {"type": "rich_text_list", "style": "ordered", "offset": -1,
          "elements": [_sec(_txt("x"))]}]}], "offset must be a non-negative integer"),
+    ("indent above 8", [{"type": "rich_text", "elements": [
+        {"type": "rich_text_list", "style": "bullet", "indent": 9,
+         "elements": [_sec(_txt("x"))]}]}], "indent 9; max 8"),
     ("unknown inline", [{"type": "rich_text", "elements": [_sec({"type": "sparkle"})]}],
      "unknown or misplaced inline element 'sparkle'"),
     ("unknown style key", [{"type": "rich_text", "elements": [_sec(_txt("x", blink=True))]}],
