@@ -80,6 +80,12 @@ def test_messages_render_one_under_another_with_boundaries() -> None:
     assert text.index("M1") < text.index("M2") < text.index("M3")
 
 
+def test_message_without_text_is_flagged() -> None:
+    """A message whose ``text`` is missing or blank shows an explicit empty notification."""
+    page = render_html([{"blocks": [{"type": "divider"}]}, {"blocks": [], "text": "  "}])
+    assert page.count('Notification text</span><span class="sbk-empty">(empty)</span>') == 2
+
+
 def test_empty_inputs() -> None:
     """No blocks shows an explicit empty message instead of a blank page."""
     assert "(no blocks)" in render_html([])

@@ -239,9 +239,14 @@ def _split_input(value: object) -> list[tuple[Sequence[Any], str | None, str]]:
 def _message(blocks_html: str, text: str | None, index: int, total: int) -> str:
     boundary = (f'<div class="sbk-boundary" role="separator">Message {index} of {total}</div>'
                 if total > 1 else "")
-    notification = "" if text is None else (
-        '<div class="sbk-notification"><span class="sbk-notification-label">Notification text'
-        f'</span>{text_with_emoji(slack_unescape(text))}</div>')
+    if text is None:
+        notification = ""
+    else:
+        # An empty text still gets the line: Slack's notifications would show nothing useful.
+        shown = (text_with_emoji(slack_unescape(text)) if text.strip()
+                 else '<span class="sbk-empty">(empty)</span>')
+        notification = ('<div class="sbk-notification"><span class="sbk-notification-label">'
+                        f"Notification text</span>{shown}</div>")
     return (f'{boundary}<article class="sbk-message" aria-label="Message {index} of {total}">'
             f'{notification}<div class="sbk-msg-row"><div class="sbk-avatar" aria-hidden="true">'
             f'A</div><div class="sbk-msg-body"><div class="sbk-msg-meta"><span class="sbk-sender">'
