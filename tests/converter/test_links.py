@@ -129,3 +129,20 @@ def test_refused(url: str) -> None:
 ])
 def test_allowed(url: str) -> None:
     assert not is_refused_url(url)
+
+
+@pytest.mark.parametrize("text", [
+    "https://x.com/" + "&a;" * 60_000,
+    "https://x.com/" + "a" * 200_000 + ";",
+    "https://x.com/" + "&amp;)" * 40_000,
+    "https://x.com/" + ".)" * 100_000,
+])
+def test_trailing_trim_is_linear(text: str) -> None:
+    started = time.perf_counter()
+    find_links(text)
+    assert time.perf_counter() - started < 1.0
+
+
+def test_trailing_entities_are_dropped_repeatedly() -> None:
+    assert shown("https://x.com/a&lt;&gt;.") == [("https://x.com/a", "https://x.com/a")]
+    assert shown("https://x.com/a&;") == [("https://x.com/a&;", "https://x.com/a&;")]

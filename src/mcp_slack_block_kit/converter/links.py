@@ -32,7 +32,7 @@ _LINK_RE = re.compile(
 )
 # Characters GFM never lets end an autolink (they stay ordinary text).
 _TRAILING_PUNCT = frozenset("?!.,:*_~")
-_TRAILING_ENTITY = re.compile(r"&[A-Za-z0-9]+;\Z")
+_ENTITY = re.compile(r"&[A-Za-z0-9]+;")
 # After trimming, a URL needs a host that starts like a domain label.
 _HOST_START = re.compile(r"[A-Za-z0-9\u0080-\U0010ffff]")
 
@@ -43,26 +43,27 @@ _URL_NOISE = str.maketrans("", "", "\t\n\r")
 
 
 def _trim(candidate: str) -> str:
-    """Drop the trailing characters GFM excludes from an autolink literal."""
+    """Drop the trailing characters GFM excludes from an autolink literal (linear time)."""
     opens = candidate.count("(")
     closes = candidate.count(")")
-    while candidate:
-        last = candidate[-1]
+    end = len(candidate)
+    while end:
+        last = candidate[end - 1]
         if last in _TRAILING_PUNCT:
-            candidate = candidate[:-1]
+            end -= 1
         elif last == ")" and closes > opens:
-            candidate = candidate[:-1]
+            end -= 1
             closes -= 1
         elif last == ";":
-            entity = _TRAILING_ENTITY.search(candidate)
-            if entity is None:
+            amp = candidate.rfind("&", 0, end)
+            if amp < 0 or _ENTITY.fullmatch(candidate, amp, end) is None:
                 break
-            closes -= candidate.count(")", entity.start())
-            opens -= candidate.count("(", entity.start())
-            candidate = candidate[: entity.start()]
+            closes -= candidate.count(")", amp, end)
+            opens -= candidate.count("(", amp, end)
+            end = amp
         else:
             break
-    return candidate
+    return candidate[:end]
 
 
 def find_links(text: str) -> list[tuple[int, int, str]] | None:
