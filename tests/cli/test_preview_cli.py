@@ -168,6 +168,25 @@ def test_chrome_env_overrides_the_search(tmp_path: Path, monkeypatch: pytest.Mon
     assert preview_cmd.find_browser() == str(fake)
 
 
+@pytest.mark.parametrize("playwright", [True, False])
+def test_png_browser_failure_exits_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                     capsys: pytest.CaptureFixture[str], playwright: bool) -> None:
+    """A browser that fails to start is a one-line error, with or without Playwright."""
+    fake = tmp_path / "broken-chrome"
+    fake.write_text("#!/bin/sh\necho 'cannot open display' >&2\nexit 3\n", encoding="utf-8")
+    fake.chmod(0o755)
+    monkeypatch.setenv("CHROME", str(fake))
+    if not playwright:
+        monkeypatch.setitem(sys.modules, "playwright.sync_api", None)
+    out_file = tmp_path / "x.png"
+    assert main(["preview", _write(tmp_path, "b.json", BLOCKS), "--png", str(out_file)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: --png: {fake} failed: ") and err.count("\n") == 1
+    if not playwright:
+        assert err == f"error: --png: {fake} failed: cannot open display\n"
+    assert not out_file.exists()
+
+
 def _need_chromium() -> None:
     if not os.path.exists(CHROMIUM):
         if os.environ.get("CI"):

@@ -89,25 +89,33 @@ def _screenshot(page: str, out: str, browser: str) -> None:
         try:
             from playwright.sync_api import sync_playwright
         except ImportError:
-            pass  # the plain Chromium CLI below does the job, without full-page height
-        else:
+            _screenshot_cli(page, html_path, out, browser)
+            return
+        try:
             with sync_playwright() as pw:
-                chromium = pw.chromium.launch(executable_path=browser, args=_chromium_args())
+                chromium = pw.chromium.launch(executable_path=browser, args=_chromium_args(),
+                                              timeout=_SCREENSHOT_TIMEOUT_S * 1000)
                 try:
                     tab = chromium.new_page(viewport={"width": _SCREEN_WIDTH, "height": 600})
-                    tab.goto(html_path.as_uri(), wait_until="load")
+                    tab.goto(html_path.as_uri(), wait_until="load",
+                             timeout=_SCREENSHOT_TIMEOUT_S * 1000)
                     tab.screenshot(path=out, full_page=True)
                 finally:
                     chromium.close()
-            return
-        cmd = [browser, "--headless", *_chromium_args(), "--hide-scrollbars",
-               f"--window-size={_SCREEN_WIDTH},{_estimate_height(page)}",
-               f"--screenshot={Path(out).resolve()}", html_path.as_uri()]
-        proc = subprocess.run(cmd, capture_output=True, timeout=_SCREENSHOT_TIMEOUT_S,
-                              check=False)
-        if proc.returncode != 0 or not Path(out).is_file():
-            detail = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-            raise CliError(f"--png: {browser} failed: {detail[-1] if detail else proc.returncode}")
+        except Exception as exc:  # Playwright's errors share no base class we can import cheaply
+            detail = str(exc).strip().splitlines()
+            raise CliError(f"--png: {browser} failed: {detail[0] if detail else exc!r}") from None
+
+
+def _screenshot_cli(page: str, html_path: Path, out: str, browser: str) -> None:
+    """Chromium's own ``--screenshot`` (no full-page mode: the height is estimated)."""
+    cmd = [browser, "--headless", *_chromium_args(), "--hide-scrollbars",
+           f"--window-size={_SCREEN_WIDTH},{_estimate_height(page)}",
+           f"--screenshot={Path(out).resolve()}", html_path.as_uri()]
+    proc = subprocess.run(cmd, capture_output=True, timeout=_SCREENSHOT_TIMEOUT_S, check=False)
+    if proc.returncode != 0 or not Path(out).is_file():
+        detail = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise CliError(f"--png: {browser} failed: {detail[-1] if detail else proc.returncode}")
 
 
 def _chromium_args() -> list[str]:
