@@ -39,6 +39,7 @@ __all__ = [
     "MAX_BODY_BYTES",
     "MAX_HEADER_BYTES",
     "BearerAuth",
+    "PostOnly",
     "StreamTracker",
     "http_app",
     "security_settings",
@@ -142,6 +143,24 @@ class StreamTracker:
             stream_scope.cancel()
 
 
+class PostOnly:
+    """Stateless mode: answer GET/DELETE with 405, as no session or server stream exists.
+
+    The SDK would otherwise hold a GET open forever, tying up a connection per client behind a
+    load balancer. Clients of stateless servers never need either method.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] in ("GET", "DELETE"):
+            await _plain_response(send, 405, b"method not allowed: stateless server, POST only\n",
+                                  [(b"allow", b"POST")])
+            return
+        await self.app(scope, receive, send)
+
+
 class _InFlight:
     """MCP-level middleware counting requests being handled (tool calls and the like)."""
 
@@ -233,7 +252,7 @@ def _http_app(server: MCPServer, *, host: str, token: str | None, stateless: boo
         transport_security=security_settings(host, allowed_hosts),
         host=host,
     )
-    return _wrap(app, token)
+    return _wrap(PostOnly(app) if stateless else app, token)
 
 
 def sse_app(server: MCPServer, *, host: str = "127.0.0.1", token: str | None = None,
@@ -368,10 +387,12 @@ async def _serve(server: MCPServer, app: ASGIApp, tracker: StreamTracker, *, hos
                 uv_done.set()
 
     async def graceful() -> None:
-        log.info("shutting down: finishing in-flight calls")
+        log.info("shutting down: %d call(s) in flight", in_flight.count)
         for listener in getattr(uv, "servers", ()):
             listener.close()  # stop accepting connections first
         await in_flight.wait_idle(SHUTDOWN_DRAIN_TIMEOUT)
+        if in_flight.count:
+            log.warning("shutting down with %d call(s) still running", in_flight.count)
         tracker.close_streams()  # end GET/SSE streams, so every session closes
         uv.should_exit = True
         with anyio.move_on_after(SHUTDOWN_FORCE_TIMEOUT + 1):

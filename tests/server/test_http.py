@@ -1,0 +1,385 @@
+"""Real server processes on 127.0.0.1: streamable HTTP, stateless, SSE, auth, limits, shutdown."""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import anyio
+import httpx
+import pytest
+from mcp import Client
+
+from server.mcp_harness import HOST, ServerProcess, http_transport, run, sse_transport
+
+pytestmark = pytest.mark.network
+
+MIB = 1024 * 1024
+JSON_HEADERS = {"Content-Type": "application/json",
+                "Accept": "application/json, text/event-stream",
+                "mcp-protocol-version": "2025-03-26"}
+
+
+def rpc(method: str, params: dict[str, Any], ident: int = 1) -> bytes:
+    return json.dumps({"jsonrpc": "2.0", "id": ident, "method": method,
+                       "params": params}).encode()
+
+
+def convert_call(text: str = "hello http", ident: int = 1) -> bytes:
+    return rpc("tools/call", {"name": "convert_markdown_to_block_kit",
+                              "arguments": {"markdown": text, "mode": "rich_text"}}, ident)
+
+
+def initialize() -> bytes:
+    return rpc("initialize", {"protocolVersion": "2025-03-26", "capabilities": {},
+                              "clientInfo": {"name": "t", "version": "1"}})
+
+
+def post(url: str, body: bytes, headers: dict[str, str] | None = None,
+         timeout: float = 30.0) -> httpx.Response:
+    return httpx.post(url, content=body, headers={**JSON_HEADERS, **(headers or {})},
+                      timeout=timeout)
+
+
+async def convert_with(transport: Any, mode: str = "legacy", text: str = "hello http"
+                       ) -> dict[str, Any]:
+    async with Client(transport, mode=mode) as client:
+        result = await client.call_tool("convert_markdown_to_block_kit",
+                                        {"markdown": text, "mode": "rich_text"})
+        assert result.is_error is False, result.content
+        assert result.structured_content is not None
+        return result.structured_content
+
+
+@pytest.fixture(scope="module")
+def plain() -> Iterator[ServerProcess]:
+    with ServerProcess("--http-addr", f"{HOST}:0") as proc:
+        yield proc
+
+
+@pytest.fixture(scope="module")
+def secured() -> Iterator[ServerProcess]:
+    with ServerProcess("--http-addr", f"{HOST}:0", "--http-token", "abc12345") as proc:
+        yield proc
+
+
+# ---------------------------------------------------------------- streamable HTTP end to end
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_convert_over_streamable_http(plain: ServerProcess, mode: str) -> None:
+    """The SDK client reaches /mcp and gets rich_text blocks back."""
+    assert plain.path == "/mcp"
+    out = run(lambda: convert_with(http_transport(plain.url), mode))
+    assert "rich_text" in [b["type"] for b in out["blocks"]]
+    assert out["text_fallback"] == "hello http"
+
+
+def test_stateful_session_id_issued(plain: ServerProcess) -> None:
+    """Stateful mode hands out an Mcp-Session-Id on initialize."""
+    resp = post(plain.url, initialize())
+    assert resp.status_code == 200
+    assert resp.headers.get("mcp-session-id")
+
+
+def test_twenty_concurrent_clients(plain: ServerProcess) -> None:
+    """20 clients, each with its own session, all get their own answer."""
+    results: dict[int, dict[str, Any]] = {}
+
+    async def one(i: int) -> None:
+        results[i] = await convert_with(http_transport(plain.url), text=f"client {i} here")
+
+    async def all_clients() -> None:
+        async with anyio.create_task_group() as tg:
+            for i in range(20):
+                tg.start_soon(one, i)
+
+    run(all_clients, timeout=120)
+    assert sorted(results) == list(range(20))
+    for i, out in results.items():
+        assert out["text_fallback"] == f"client {i} here"
+
+
+def test_unknown_path_is_404(plain: ServerProcess) -> None:
+    assert httpx.get(f"{plain.base}/nope", timeout=10).status_code == 404
+
+
+# ---------------------------------------------------------------- stateless scale-out
+
+
+def test_two_stateless_processes_alternating() -> None:
+    """One client alternating between two --stateless processes: every call succeeds."""
+    with ServerProcess("--http-addr", f"{HOST}:0", "--stateless") as a, \
+            ServerProcess("--http-addr", f"{HOST}:0", "--stateless") as b:
+        init = post(a.url, initialize())
+        assert init.status_code == 200
+        assert "mcp-session-id" not in init.headers
+        for i in range(6):
+            target = (a, b)[i % 2]
+            resp = post(target.url, convert_call(f"call {i}", ident=i + 2))
+            assert resp.status_code == 200, resp.text
+            assert resp.headers["content-type"].startswith("application/json")
+            assert "mcp-session-id" not in resp.headers
+            body = resp.json()
+            assert body["id"] == i + 2
+            assert body["result"]["isError"] is False
+            assert body["result"]["structuredContent"]["text_fallback"] == f"call {i}"
+        # The SDK client works against each replica too.
+        for proc in (a, b):
+            out = run(lambda p=proc: convert_with(http_transport(p.url)))  # type: ignore[misc]
+            assert out["text_fallback"] == "hello http"
+        # No server stream in stateless mode: GET and DELETE are refused at once.
+        for method in ("GET", "DELETE"):
+            resp = httpx.request(method, a.url, timeout=10)
+            assert resp.status_code == 405
+            assert resp.headers["allow"] == "POST"
+
+
+# ---------------------------------------------------------------- SSE
+
+
+@pytest.mark.parametrize("token", [None, "s3cret"])
+def test_sse_connect_and_call(token: str | None) -> None:
+    flags = ["--sse-addr", f"{HOST}:0"] + (["--http-token", token] if token else [])
+    with ServerProcess(*flags) as proc:
+        assert proc.path == "/"
+        out = run(lambda: convert_with(sse_transport(proc.base + "/", token)))
+        assert "rich_text" in [b["type"] for b in out["blocks"]]
+        if token:
+            assert httpx.get(proc.base + "/", timeout=10).status_code == 401
+            resp = httpx.post(proc.base + "/messages/?session_id=x", content=b"{}",
+                              timeout=10)
+            assert resp.status_code == 401
+
+
+# ---------------------------------------------------------------- bearer auth
+
+
+@pytest.mark.parametrize("header", [None, "Bearer abc", "Bearer abc123456789",
+                                    "Token abc12345", "bearer abc12345", "abc12345"])
+def test_auth_rejections(secured: ServerProcess, header: str | None) -> None:
+    """Every wrong or missing credential: 401 with WWW-Authenticate: Bearer."""
+    headers = {"Authorization": header} if header is not None else {}
+    resp = post(secured.url, convert_call(), headers)
+    assert resp.status_code == 401
+    assert resp.headers["www-authenticate"].startswith("Bearer")
+    assert len(resp.content) < 100
+
+
+def test_auth_empty_bearer(secured: ServerProcess) -> None:
+    """``Bearer `` with nothing after it (sent raw: HTTP clients refuse a trailing space)."""
+    with socket.create_connection((HOST, secured.port), timeout=20) as sock:
+        sock.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \r\n"
+                     b"Content-Type: application/json\r\nContent-Length: 2\r\n"
+                     b"Connection: close\r\n\r\n{}")
+        head = sock.recv(4096).decode("latin-1")
+    assert head.startswith("HTTP/1.1 401 ")
+    assert "\r\nwww-authenticate: bearer" in head.lower()
+
+
+@pytest.mark.parametrize(("method", "path"), [("GET", "/mcp"), ("DELETE", "/mcp"),
+                                              ("GET", "/"), ("POST", "/other"),
+                                              ("OPTIONS", "/mcp")])
+def test_auth_on_every_path_and_method(secured: ServerProcess, method: str, path: str) -> None:
+    resp = httpx.request(method, secured.base + path, timeout=10)
+    assert resp.status_code == 401
+    assert "Bearer" in resp.headers["www-authenticate"]
+
+
+def test_real_client_with_token(secured: ServerProcess) -> None:
+    out = run(lambda: convert_with(http_transport(secured.url, token="abc12345")))
+    assert out["text_fallback"] == "hello http"
+
+
+def test_token_from_environment() -> None:
+    """MCPSBK_HTTP_TOKEN is used when --http-token is absent; the flag wins over it."""
+    with ServerProcess("--http-addr", f"{HOST}:0", env={"MCPSBK_HTTP_TOKEN": "s3cret"}) as proc:
+        missing = post(proc.url, convert_call())
+        assert missing.status_code == 401
+        assert "Bearer" in missing.headers["www-authenticate"]
+        assert post(proc.url, convert_call(), {"Authorization": "Bearer wrong"}).status_code \
+            == 401
+        out = run(lambda: convert_with(http_transport(proc.url, token="s3cret")))
+        assert out["text_fallback"] == "hello http"
+    with ServerProcess("--http-addr", f"{HOST}:0", "--http-token", "flag",
+                       env={"MCPSBK_HTTP_TOKEN": "env"}) as proc:
+        assert post(proc.url, convert_call(), {"Authorization": "Bearer env"}).status_code \
+            == 401
+        out = run(lambda: convert_with(http_transport(proc.url, token="flag")))
+        assert out["text_fallback"] == "hello http"
+
+
+# ---------------------------------------------------------------- body cap
+
+
+def test_oversized_body_content_length(plain: ServerProcess) -> None:
+    """1 MiB + 2 KiB with a Content-Length: 413 before any parsing."""
+    resp = post(plain.url, b"x" * (MIB + 2048))
+    assert resp.status_code == 413
+
+
+def test_oversized_body_chunked(plain: ServerProcess) -> None:
+    """The same without a Content-Length (chunked upload) is counted while streaming."""
+    def chunks() -> Iterator[bytes]:
+        for _ in range(17):
+            yield b"x" * 65536
+
+    resp = httpx.post(plain.url, content=chunks(), headers=JSON_HEADERS, timeout=30)
+    assert resp.status_code == 413
+
+
+def test_body_just_under_the_cap_is_parsed(plain: ServerProcess) -> None:
+    """A large but allowed body reaches the MCP handler (which rejects the bad JSON itself)."""
+    resp = post(plain.url, b" " * (MIB - 10) + b"{")
+    assert resp.status_code not in (413, 401)
+
+
+def test_auth_is_checked_before_body_cap(secured: ServerProcess) -> None:
+    resp = post(secured.url, b"x" * (MIB + 2048))
+    assert resp.status_code == 401
+    resp = post(secured.url, b"x" * (MIB + 2048), {"Authorization": "Bearer abc12345"})
+    assert resp.status_code == 413
+
+
+# ---------------------------------------------------------------- DNS rebinding
+
+
+@pytest.mark.parametrize("host", ["evil.example.com", "evil.example.com:80", "10.0.0.1",
+                                  "localhost.evil.com:1234"])
+def test_bad_host_rejected(plain: ServerProcess, host: str) -> None:
+    resp = post(plain.url, convert_call(), {"Host": host})
+    assert 400 <= resp.status_code < 500
+    assert resp.status_code == 421
+
+
+@pytest.mark.parametrize("host", ["localhost", "127.0.0.1", "[::1]"])
+def test_loopback_host_names_accepted(plain: ServerProcess, host: str) -> None:
+    resp = post(plain.url, initialize(), {"Host": f"{host}:{plain.port}"})
+    assert resp.status_code == 200
+
+
+def test_foreign_origin_rejected(plain: ServerProcess) -> None:
+    bad = post(plain.url, convert_call(), {"Origin": "https://evil.example.com"})
+    assert bad.status_code == 403
+    good = post(plain.url, initialize(), {"Origin": f"http://localhost:{plain.port}"})
+    assert good.status_code == 200
+
+
+def test_allowed_hosts_extend_the_check() -> None:
+    """--allowed-hosts adds names (e.g. a proxy's) without dropping the protection."""
+    with ServerProcess("--http-addr", f"{HOST}:0", "--allowed-hosts", "mcp.internal") as proc:
+        assert post(proc.url, initialize(), {"Host": "mcp.internal"}).status_code == 200
+        assert post(proc.url, initialize(), {"Host": "mcp.internal:443"}).status_code == 200
+        assert post(proc.url, initialize(), {"Host": "other.internal"}).status_code == 421
+
+
+# ---------------------------------------------------------------- shutdown and failures
+
+
+def heavy_preview_call(ident: int) -> bytes:
+    """A call that keeps the server busy for a while (about 1 MiB of blocks, HTML preview)."""
+    block = {"type": "section", "text": {"type": "mrkdwn", "text": "*item* with _some_ text"}}
+    return rpc("tools/call", {"name": "preview_block_kit",
+                              "arguments": {"blocks": [block] * 12000, "format": "both"}},
+               ident)
+
+
+def test_sigterm_with_calls_in_flight_exits_zero() -> None:
+    """SIGTERM while calls run: they complete, then the process exits with status 0."""
+    with ServerProcess("--http-addr", f"{HOST}:0", "--stateless") as proc:
+        body = heavy_preview_call(7)
+        assert len(body) < MIB
+        statuses: list[int] = []
+
+        async def heavy() -> None:
+            async with httpx.AsyncClient(timeout=60) as client:
+                resp = await client.post(proc.url, content=body, headers=JSON_HEADERS)
+                statuses.append(resp.status_code)
+                assert resp.json()["result"]["isError"] is False
+
+        async def scenario() -> tuple[int, float]:
+            async with anyio.create_task_group() as tg:
+                for _ in range(3):
+                    tg.start_soon(heavy)
+                # Wait until the server reports work in progress, then signal.
+                await anyio.sleep(0.4)
+                result = await anyio.to_thread.run_sync(proc.stop)
+            return result
+
+        status, took = run(scenario, timeout=90)
+        assert statuses == [200, 200, 200]
+        assert status == 0, "".join(proc.lines)
+        assert took < 10
+        log = "".join(proc.lines)
+        assert "shutting down:" in log
+        assert "call(s) in flight" in log
+
+
+@pytest.mark.parametrize("flags", [["--http-addr", f"{HOST}:0"], ["--sse-addr", f"{HOST}:0"]])
+def test_shutdown_with_live_session_is_quick(flags: list[str]) -> None:
+    """A connected client with an open stream does not hold up shutdown (≤ 6 s, status 0)."""
+    with ServerProcess(*flags) as proc:
+        outcome: dict[str, Any] = {}
+
+        async def scenario() -> None:
+            transport = (http_transport(proc.url) if flags[0] == "--http-addr"
+                         else sse_transport(proc.base + "/"))
+            try:
+                async with Client(transport, mode="legacy") as client:
+                    await client.list_tools()
+                    await anyio.sleep(0.5)  # let the GET stream open
+                    outcome["stop"] = await anyio.to_thread.run_sync(proc.stop)
+            except Exception as exc:  # the server going away may surface as a client error
+                outcome["client_error"] = exc
+
+        run(scenario, timeout=60)
+        if "stop" not in outcome:  # the client context failed after the stop; stop was not run
+            outcome["stop"] = (proc.proc.wait(10) if proc.proc else -1, 0.0)  # type: ignore[union-attr]
+        status, took = outcome["stop"]
+        assert status == 0, "".join(proc.lines)
+        assert took < 6
+
+
+def test_sigint_exits_zero(plain: ServerProcess) -> None:
+    """SIGINT is a normal shutdown too (a separate process, not the shared fixture)."""
+    import signal
+
+    with ServerProcess("--http-addr", f"{HOST}:0") as proc:
+        status, took = proc.stop(signal.SIGINT)
+        assert status == 0
+        assert took < 6
+
+
+def test_port_in_use_fails_cleanly(plain: ServerProcess) -> None:
+    """A bind failure exits non-zero with a one-line error on stderr."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "mcp_slack_block_kit", "server",
+                           "--http-addr", f"{HOST}:{plain.port}"],
+                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode != 0
+    assert f"cannot listen on {HOST}:{plain.port}" in done.stderr
+    assert done.stdout == ""
+
+
+def test_header_read_timeout_closes_slow_clients(plain: ServerProcess) -> None:
+    """A client that never finishes its request head is disconnected (slow loris)."""
+    sock = socket.create_connection((HOST, plain.port), timeout=20)
+    try:
+        sock.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        started = time.monotonic()
+        data = sock.recv(1024)  # returns b"" once the server closes the connection
+        assert data == b""
+        assert 5 < time.monotonic() - started < 19
+    finally:
+        sock.close()
+
+
+def test_oversized_headers_rejected(plain: ServerProcess) -> None:
+    """Request heads above 64 KiB are refused."""
+    resp = post(plain.url, convert_call(), {"X-Filler": "a" * (70 * 1024)})
+    assert 400 <= resp.status_code < 500
