@@ -20,7 +20,9 @@ from hypothesis import strategies as st
 from blockcheck import assert_valid_blocks, escaped_texts, find_raw_mentions
 from mcp_slack_block_kit.converter import ConversionResult, Converter, Options
 from mcp_slack_block_kit.exceptions import (
+    ConversionError,
     InputTooDeeplyNestedError,
+    InputTooLargeError,
     MarkdownBlockTooLargeError,
     SlackBlockKitError,
 )
@@ -49,8 +51,10 @@ fragments = st.lists(
 ).map("".join)
 any_text = st.one_of(st.text(max_size=200), markdownish, fragments)
 
-# Errors the converter documents for valid options (converter.md §4).
-_ALLOWED = (InputTooDeeplyNestedError, MarkdownBlockTooLargeError)
+# Errors the converter documents for valid options (converter.md §4); anything else,
+# InvalidOptionsError or a non-SlackBlockKitError exception included, fails the test.
+_ALLOWED = (InputTooLargeError, InputTooDeeplyNestedError, MarkdownBlockTooLargeError,
+            ConversionError)
 
 
 def _convert(converter: Converter, text: str) -> ConversionResult | None:
