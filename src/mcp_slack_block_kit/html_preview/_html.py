@@ -31,6 +31,7 @@ _SLACK_ENTITY: Final = re.compile(r"&(amp|lt|gt);")
 _ENTITY_CHAR: Final = {"amp": "&", "lt": "<", "gt": ">"}
 # Emoji shortcodes as the converter recognises them (converter spec §7.2).
 _EMOJI: Final = re.compile(r"(?<![0-9]):([A-Za-z+][A-Za-z0-9_+\-]*):(?![0-9])")
+_FITZPATRICK_2: Final = 0x1F3FB  # EMOJI MODIFIER FITZPATRICK TYPE-1-2 (Slack's skin-tone-2)
 # C0 controls other than TAB/LF/CR (HTML forbids them) and lone surrogates (JSON can carry
 # them; they cannot be written as UTF-8).
 _CONTROL: Final = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
@@ -74,11 +75,16 @@ def link_html(url: object, inner_html: str, *, cls: str = "sbk-link") -> str:
             f'rel="noopener noreferrer nofollow">{inner_html}</a>')
 
 
-def emoji_html(name: str, unicode_hex: object = None) -> str:
-    """An emoji: the Unicode character when known, else the ``:shortcode:``."""
+def emoji_html(name: str, unicode_hex: object = None, skin_tone: object = None) -> str:
+    """An emoji: the Unicode character when known, else the ``:shortcode:``.
+
+    ``skin_tone`` 2-6 (Slack's ``skin-tone-N``) adds the matching Fitzpatrick modifier.
+    """
     char = emoji_char(name, unicode_hex)
     if char is None:
         return f'<span class="sbk-emoji sbk-emoji-unknown">:{esc(name)}:</span>'
+    if isinstance(skin_tone, int) and not isinstance(skin_tone, bool) and 2 <= skin_tone <= 6:
+        char += chr(_FITZPATRICK_2 + skin_tone - 2)
     return f'<span class="sbk-emoji" title=":{esc(name)}:">{char}</span>'
 
 

@@ -73,7 +73,7 @@ def _date(el: dict[str, Any]) -> str:
 _INLINE: Final[dict[str, Callable[[dict[str, Any]], str]]] = {
     "text": _text,
     "link": _link,
-    "emoji": lambda el: emoji_html(_ident(el, "name"), el.get("unicode")),
+    "emoji": lambda el: emoji_html(_ident(el, "name"), el.get("unicode"), el.get("skin_tone")),
     "user": lambda el: mention_pill("user", "@" + _ident(el, "user_id")),
     "channel": lambda el: mention_pill("channel", "#" + _ident(el, "channel_id")),
     "usergroup": lambda el: mention_pill("usergroup", "@" + _ident(el, "usergroup_id")),
