@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import time
 from pathlib import Path
 
 import pytest
@@ -338,3 +339,20 @@ def test_refused_autolink_drops_its_label() -> None:
 def test_plain_text_separates_blocks() -> None:
     (quote,) = p.parse("> one\n>\n> two\n> - three", OPTS).children
     assert p.plain_text(quote) == "one two three"
+
+
+@pytest.mark.parametrize("markdown", [
+    "https://a.bc " * 15_000,
+    "é https://a.bc " * 12_000,
+    "x &amp; https://a.bc " * 9_000,
+    "a@b.cd " * 25_000,
+])
+def test_many_links_in_one_run_parse_in_linear_time(markdown: str) -> None:
+    """Splitting a 200 KB run around thousands of bare URLs stays linear."""
+    started = time.perf_counter()
+    doc = p.parse(markdown, OPTS)
+    assert time.perf_counter() - started < 3.0
+    links = [n for n in p.iter_nodes(doc) if isinstance(n, p.Link)]
+    assert len(links) == markdown.count("https://") + markdown.count("@")
+    last = links[-1]
+    assert doc.source_bytes[last.start : last.end].decode() in ("https://a.bc", "a@b.cd")

@@ -399,27 +399,32 @@ def _text_node(text: str, start: int, end: int, kids: list[Node], src: bytes) ->
         kids.append(Text(TEXT, start, end, text))
         return
     source = src[start:end].decode("utf-8", "surrogatepass")
-    if source == text:
-        def to_byte(pos: int) -> int:
-            return start + len(text[:pos].encode("utf-8", "surrogatepass"))
-    else:
-        char_at = _align(text, source)
+    char_at = None if source == text else _align(text, source)
+    # Byte offsets are computed incrementally (positions only grow): linear in the run.
+    done_pos = 0  # source code points already measured
+    done_byte = start
 
-        def to_byte(pos: int) -> int:
-            return start + len(source[: char_at[pos]].encode("utf-8", "surrogatepass"))
+    def to_byte(pos: int) -> int:
+        nonlocal done_pos, done_byte
+        target = pos if char_at is None else char_at[pos]
+        done_byte += len(source[done_pos:target].encode("utf-8", "surrogatepass"))
+        done_pos = target
+        return done_byte
 
     last = 0
+    last_byte = start
     for link_start, link_end, url in found:
+        bstart = to_byte(link_start)
         if link_start > last:
-            kids.append(Text(TEXT, to_byte(last), to_byte(link_start), text[last:link_start]))
-        bstart, bend = to_byte(link_start), to_byte(link_end)
+            kids.append(Text(TEXT, last_byte, bstart, text[last:link_start]))
+        bend = to_byte(link_end)
         link = Link(LINK, bstart, bend, url, "", True)
         link.linkified = True
         link.children.append(Text(TEXT, bstart, bend, text[link_start:link_end]))
         kids.append(link)
-        last = link_end
+        last, last_byte = link_end, bend
     if last < len(text):
-        kids.append(Text(TEXT, to_byte(last), end, text[last:]))
+        kids.append(Text(TEXT, last_byte, end, text[last:]))
 
 
 def _align(text: str, source: str) -> list[int]:
