@@ -114,3 +114,45 @@ def test_output_reparses_to_itself() -> None:
     once = markdown_text(md)
     assert once is not None
     assert markdown_text(once) == once
+
+
+CONFORMANCE_7_6 = [
+    "alert <!channel> please", "ping <!here> right now", "<!everyone> heads up",
+    "see <@U012AB3CD> for context", "in <#C123ABC456> we discussed", "cc <!subteam^S012ABC>",
+    "use <<weird>> brackets", "AT&T is a company",
+]
+FORBIDDEN = ("<!channel>", "<!here>", "<!everyone>", "<!subteam", "<@U012AB3CD>", "<#C123ABC456>")
+
+
+@pytest.mark.parametrize("mode", ["markdown_block", "auto"])
+@pytest.mark.parametrize("text", CONFORMANCE_7_6)
+def test_sanitisation_conformance(mode: str, text: str) -> None:
+    """§7.6: no live token survives in the markdown text, and something was escaped."""
+    result = convert(text, mode=mode)
+    assert [b["type"] for b in result.blocks] == ["markdown"]
+    out = result.blocks[0]["text"]
+    assert not any(bad in out for bad in FORBIDDEN)
+    assert "&lt;" in out or "&amp;" in out
+    assert not any(bad in result.text_fallback for bad in FORBIDDEN)
+
+
+def test_sanitisation_extras() -> None:
+    """§7.6 extras for the markdown-block path."""
+    assert markdown_text("Tom & Jerry") == "Tom &amp; Jerry"
+    plain = markdown_text("no special characters here")
+    assert plain is not None and "&amp;" not in plain and "&lt;" not in plain
+    assert markdown_text("alert <!channel> please", allow_broadcasts=True) == (
+        "alert <!channel> please")
+    kept = markdown_text("Ping <@U012AB3CD> then <!channel>", preserve_mention_tokens=True)
+    assert kept is not None and "<@U012AB3CD>" in kept and "&lt;!channel&gt;" in kept
+    assert "&lt;@U012AB3CD&gt;" in (markdown_text("Ping <@U012AB3CD> then <!channel>") or "")
+
+
+@pytest.mark.parametrize("place", [
+    "# {p}", "**{p}**", "- {p}", "> {p}", "| {p} |\n|---|\n| x |\n", "[{p}](https://x.com)",
+    "[x](https://x.com \"{p}\")", "![{p}](https://x.com/a.png)", "https://x.com{p}",
+])
+def test_no_live_token_in_any_markdown_field(place: str) -> None:
+    """[D22] text, link labels, titles, alt text and URLs never carry a live <!channel>."""
+    out = markdown_text(place.replace("{p}", "<!channel>"))
+    assert out is not None and "<!channel>" not in out

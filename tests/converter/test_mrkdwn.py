@@ -188,3 +188,20 @@ def test_sanitisation_table_in_mrkdwn() -> None:
                     "<#C123ABC456>"):
             assert bad not in joined
         assert "&lt;" in joined or "&amp;" in joined
+
+
+@pytest.mark.parametrize("limit", [1, 2, 3, 8, 17, 31])
+@pytest.mark.parametrize("md", ["word " * 5, "```\nab cd\nef\n```", "```\n" + "line\n" * 30 + "```",
+                                "<https://x.com|a b> c"])
+def test_tiny_limits_terminate_and_hold(limit: int, md: str) -> None:
+    """Even a tiny paragraph_char_limit terminates and every section fits it."""
+    result = convert(md, mode="section_mrkdwn", paragraph_char_limit=limit)
+    assert result.blocks
+    assert all(len(b["text"]["text"].encode()) <= limit for b in result.blocks)
+
+
+def test_code_point_wider_than_limit_is_its_own_section() -> None:
+    """A code point wider than the limit cannot be split; it gets a section of its own."""
+    texts = [b["text"]["text"] for b in
+             convert("é日🎉 ab", mode="section_mrkdwn", paragraph_char_limit=2).blocks]
+    assert texts == ["é", "日", "🎉", "ab"]

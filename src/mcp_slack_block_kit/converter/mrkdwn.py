@@ -397,8 +397,10 @@ def _cut(text: str, limit: int) -> list[str]:
     """Cut ``text`` into pieces of at most ``limit`` bytes at paragraph/sentence/word
     boundaries; a fence open at a cut is closed and reopened, and a cut never falls inside
     an ``&…;`` entity or a ``<…>`` token when it can back off."""
-    fenced = _FENCE in text
-    size = limit - 2 * (len(_FENCE) + 1) if fenced else limit
+    reserve = 2 * (len(_FENCE) + 1)  # "\n```" closing one piece, "```\n" reopening the next
+    # Below a few dozen bytes there is no room to reopen fences; cut the text as it is.
+    fenced = _FENCE in text and limit >= 4 * reserve
+    size = limit - reserve if fenced else limit
     pieces: list[str] = []
     reopen = False
     while True:
@@ -408,6 +410,8 @@ def _cut(text: str, limit: int) -> list[str]:
             pieces.append(text)
             return pieces
         head = split_text(text[: size + 1], size)[0]
+        if len(head.encode("utf-8")) > size:  # one code point wider than the limit
+            head = text[0]
         backed = _back_off(head)
         if backed:
             head = backed

@@ -1,0 +1,50 @@
+"""Property tests for section_mrkdwn: cutting long text and the sections it produces."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from blockcheck import assert_valid_blocks
+from mcp_slack_block_kit.converter import Converter, Options
+from mcp_slack_block_kit.converter.mrkdwn import _cut
+
+words = st.lists(
+    st.sampled_from(["alpha", "beta", "é日", "&amp;", "&lt;x&gt;", "<https://x.com|a b>",
+                     "<@U123ABC>", "end.", "\n", "\n\n", " ", "🎉", "x" * 40]),
+    min_size=1, max_size=120,
+).map(" ".join)
+
+
+@settings(max_examples=200)
+@given(text=words, limit=st.integers(min_value=60, max_value=400))
+def test_cut_keeps_text_and_limit(text: str, limit: int) -> None:
+    """Without fences, pieces join back to the text and each fits the limit."""
+    pieces = _cut(text, limit)
+    assert "".join(pieces) == text
+    assert all(len(p.encode()) <= limit for p in pieces)
+
+
+@settings(max_examples=200)
+@given(text=words, limit=st.integers(min_value=60, max_value=400))
+def test_cut_never_splits_entities_or_tokens(text: str, limit: int) -> None:
+    """No piece ends inside an entity or inside a <…> token (whole-token inputs)."""
+    for piece in _cut(text, limit)[:-1]:
+        assert piece.rfind("<") <= piece.rfind(">")
+        amp = piece.rfind("&")
+        assert amp == -1 or ";" in piece[amp:]
+
+
+@settings(max_examples=100)
+@given(lines=st.lists(st.sampled_from(["code", "x = 1", "", "é日🎉", "<!here>"]), max_size=80),
+       limit=st.integers(min_value=40, max_value=300))
+def test_cut_fences_are_balanced(lines: list[str], limit: int) -> None:
+    """A cut code block gives sections that each open and close their fence."""
+    code = "\n".join(lines) + "\n"
+    result = Converter(Options(mode="section_mrkdwn", paragraph_char_limit=limit)).convert(
+        f"```\n{code}```")
+    assert_valid_blocks(result.blocks)
+    for block in result.blocks:
+        text = block["text"]["text"]
+        assert len(text.encode()) <= limit
+        assert text.count("```") % 2 == 0
