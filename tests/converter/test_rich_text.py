@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import pytest
@@ -308,3 +309,21 @@ def test_prose_words_all_survive(words: list[str], gaps: list[str]) -> None:
     blocks = rich(markdown)
     out = " ".join(text for _, text in escaped_texts(blocks))
     assert out.split() == words
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("markdown", [
+    "https://a.bc " * 15_000,
+    "<!x> y **z**\n" * 15_000,
+    "<div>\n" + "a *b*\n" * 30_000,
+    "lead\n" + "★ a\n" * 30_000,
+    "| a | b |\n|---|---|\n" + "| 1 | 2 |\n" * 20_000,
+    "- a\n\n  ```\n  x\n  ```\n" * 10_000,
+    "## " + "a*" * 100_000,
+    "*a* _b_ " * 25_000,
+])
+def test_large_adversarial_inputs_stay_linear(markdown: str) -> None:
+    """200 KB inputs that would expose a quadratic step convert in a few seconds at most."""
+    started = time.perf_counter()
+    blocks = rich(markdown)
+    assert blocks and time.perf_counter() - started < 8.0
