@@ -395,3 +395,26 @@ def test_line_pieces(text: str, budget: int) -> None:
         assert len(p.encode()) <= budget
     if all(len(ln.encode()) + 1 <= budget for ln in lines):
         assert all(p.endswith("\n") for p in pieces[:-1])
+
+
+def test_heading_stays_with_long_paragraph() -> None:
+    """An over-budget paragraph fills the rest of the heading's message; its text pieces
+    are rejoined into one text element per part."""
+    messages = to_messages("# Weekly report\n\n" + "All systems green. " * 1000,
+                           options=Options(mode="rich_text"))
+    assert [[b["type"] for b in m["blocks"]] for m in messages] == [
+        ["header", "rich_text"], ["rich_text"]]
+    for m in messages:
+        section = m["blocks"][-1]["elements"]
+        assert len(section) == 1 and len(section[0]["elements"]) == 1
+    assert_postable(messages)
+
+
+def test_no_room_for_a_piece_starts_a_new_message() -> None:
+    """With less than a piece of room left, the long block starts a new message."""
+    first = bk.rich_text(bk.section(bk.text("a " * 5000)))  # 10,000 bytes
+    long = bk.rich_text(bk.section(bk.text("b " * 7000)))  # 14,000 bytes
+    messages = to_messages([first, long])
+    assert messages[0]["blocks"] == [first]
+    assert len(messages) == 3
+    assert_postable(messages)

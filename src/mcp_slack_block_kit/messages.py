@@ -15,7 +15,7 @@ from .blocks.limits import (
     MAX_TABLE_ROWS,
 )
 from .blocks.shape import Block, decode_blocks
-from .blocks.split import _chunk, split_text
+from .blocks.split import split_text
 
 __all__ = ["text_size", "to_messages"]
 
@@ -157,21 +157,10 @@ def _with_parts(block: Block, updates: list[dict[str, Any]]) -> list[Block]:
 
 # -- rich_text -------------------------------------------------------------------------------
 
-
-def _pack(items: Iterable[Any], budget: int) -> Iterator[list[Any]]:
-    """Greedy, order-keeping groups whose text size stays ≤ ``budget`` (an item that is
-    larger on its own gets a group of its own)."""
-    group: list[Any] = []
-    size = 0
-    for item in items:
-        n = text_size(item)
-        if group and size + n > budget:
-            yield group
-            group, size = [], 0
-        group.append(item)
-        size += n
-    if group:
-        yield group
+# Oversized rich_text is cut into pieces of at most a quarter of the message budget and
+# packed back together, so a part can fill what is left of the current message (a heading
+# stays with the long paragraph under it) and no room larger than a piece is wasted.
+_PIECE = MAX_MESSAGE_TEXT_CHARS // 4
 
 
 def _line_pieces(text: str, budget: int) -> list[str]:
@@ -202,56 +191,106 @@ def _line_pieces(text: str, budget: int) -> list[str]:
     return pieces
 
 
-def _split_inline(elements: list[Any], budget: int, *, code: bool) -> list[Any]:
-    """Split every over-budget ``text`` element into consecutive ones with the same style."""
+def _text_pieces(el: Any, code: bool) -> list[Any]:
+    """An over-long ``text`` element as consecutive ``text`` elements with its style."""
+    text = el.get("text") if isinstance(el, dict) and el.get("type") == "text" else None
+    if not isinstance(text, str) or _blen(text) <= _PIECE:
+        return [el]
+    pieces = _line_pieces(text, _PIECE) if code else split_text(text, _PIECE)
+    return [{**el, "text": piece} for piece in pieces]
+
+
+# An atom: (top-level element index, child index or -1 for a whole element, the content).
+_Atom = tuple[int, int, Any]
+
+
+def _atoms(elements: list[Any]) -> Iterator[_Atom]:
+    """The top-level elements of a rich_text block as pieces of text size ≤ ``_PIECE`` where
+    possible: whole small elements, else their children (list items, inline elements; an
+    over-long text element cut with ``split_text``, code only after a newline)."""
+    for k, el in enumerate(elements):
+        type_ = el.get("type") if isinstance(el, dict) else None
+        if type_ not in _CONTAINERS or text_size(el) <= _PIECE:
+            yield k, -1, el
+            continue
+        code = type_ == "rich_text_preformatted"
+        for j, child in enumerate(el.get("elements") or []):
+            if type_ == "rich_text_list" and isinstance(child, dict) and (
+                    text_size(child) > _PIECE):
+                # An over-long item becomes several items (the only way to cut it).
+                inline = [p for c in child.get("elements") or [] for p in _text_pieces(c, False)]
+                for group in _pack(inline, _PIECE):
+                    yield k, j, {**child, "elements": group}
+            else:
+                for piece in _text_pieces(child, code):
+                    yield k, j, piece
+
+
+_CONTAINERS = frozenset(
+    {"rich_text_section", "rich_text_quote", "rich_text_preformatted", "rich_text_list"})
+
+
+def _pack(items: Iterable[Any], budget: int, first: int = 0) -> Iterator[list[Any]]:
+    """Greedy, order-keeping groups whose text size stays ≤ ``budget`` (≤ ``first`` for the
+    first group when given); an item larger on its own gets a group of its own."""
+    group: list[Any] = []
+    size = 0
+    limit = first or budget
+    for item in items:
+        n = text_size(item[2] if isinstance(item, tuple) else item)
+        if group and size + n > limit:
+            yield group
+            group, size, limit = [], 0, budget
+        group.append(item)
+        size += n
+    if group:
+        yield group
+
+
+def _assemble(atoms: list[_Atom], elements: list[Any], emitted: dict[int, int]) -> list[Any]:
+    """Rebuild elements from consecutive atoms: pieces of one element join again (adjacent
+    pieces of one text element into one text); a list part's ``offset`` continues the
+    numbering, counted in ``emitted``."""
     out: list[Any] = []
-    for el in elements:
-        text = el.get("text") if isinstance(el, dict) and el.get("type") == "text" else None
-        if isinstance(text, str) and _blen(text) > budget:
-            pieces = _line_pieces(text, budget) if code else split_text(text, budget)
-            out.extend({**el, "text": piece} for piece in pieces)
+    last_k = last_j = -2
+    for k, j, content in atoms:
+        if j < 0:
+            out.append(content)
         else:
-            out.append(el)
+            original = elements[k]
+            if k != last_k:
+                part = {**original, "elements": []}
+                if original.get("type") == "rich_text_list":
+                    offset = (original.get("offset") or 0) + emitted.get(k, 0)
+                    if offset:
+                        part["offset"] = offset
+                    else:
+                        part.pop("offset", None)
+                out.append(part)
+            children = out[-1]["elements"]
+            prev = children[-1] if children else None
+            if (j == last_j and k == last_k and isinstance(prev, dict)
+                    and prev.get("type") == "text" and content.get("type") == "text"
+                    and original.get("type") != "rich_text_list"):
+                children[-1] = {**prev, "text": prev["text"] + content["text"]}
+            else:
+                children.append(content)
+                if original.get("type") == "rich_text_list":
+                    emitted[k] = emitted.get(k, 0) + 1
+        last_k, last_j = k, j
     return out
 
 
-def _split_element(el: Any, budget: int) -> list[Any]:
-    """Split one top-level rich_text element into parts of text size ≤ ``budget``."""
-    if not isinstance(el, dict) or text_size(el) <= budget:
-        return [el]
-    type_ = el.get("type")
-    children = el.get("elements") or []
-    if type_ == "rich_text_list":
-        items: list[Any] = []
-        for item in children:
-            if isinstance(item, dict) and text_size(item) > budget:
-                items.extend({**item, "elements": group} for group in _pack(
-                    _split_inline(item.get("elements") or [], budget, code=False), budget))
-            else:
-                items.append(item)
-        parts = []
-        offset = el.get("offset") or 0
-        for group in _pack(items, budget):
-            part = {**el, "elements": group}
-            if offset:
-                part["offset"] = offset
-            else:
-                part.pop("offset", None)
-            parts.append(part)
-            offset += len(group)
-        return parts
-    if type_ in ("rich_text_section", "rich_text_quote", "rich_text_preformatted"):
-        inline = _split_inline(children, budget, code=type_ == "rich_text_preformatted")
-        return [{**el, "elements": group} for group in _pack(inline, budget)]
-    return [el]
-
-
-def _split_rich_text(block: Block) -> list[Block]:
-    budget = MAX_MESSAGE_TEXT_CHARS
-    if text_size(block) <= budget:
+def _split_rich_text(block: Block, room: int = 0) -> list[Block]:
+    """A rich_text block over the message text budget as several rich_text blocks, the first
+    of text size ≤ ``room`` when given (≤ the budget otherwise), split between top-level
+    elements and, inside an over-long element, between its pieces."""
+    if text_size(block) <= MAX_MESSAGE_TEXT_CHARS:
         return [block]
-    elements = [part for el in block.get("elements") or [] for part in _split_element(el, budget)]
-    return _with_parts(block, [{"elements": group} for group in _pack(elements, budget)])
+    elements = block.get("elements") or []
+    emitted: dict[int, int] = {}
+    groups = _pack(_atoms(elements), MAX_MESSAGE_TEXT_CHARS, room)
+    return _with_parts(block, [{"elements": _assemble(g, elements, emitted)} for g in groups])
 
 
 def _split_table(block: Block) -> list[Block]:
@@ -267,7 +306,6 @@ def _split_table(block: Block) -> list[Block]:
 _SPLITTERS = {
     "markdown": _split_markdown_block,
     "section": _split_section,
-    "rich_text": _split_rich_text,
     "table": _split_table,
 }
 
@@ -279,6 +317,42 @@ def _split_oversized(blocks: Iterable[Block]) -> Iterator[Block]:
             yield block
         else:
             yield from splitter(block)
+
+
+def _group(blocks: Iterable[Block]) -> list[list[Block]]:
+    """Chunk like ``chunk_blocks(blocks, 50)`` plus the per-message text budget; an
+    over-budget rich_text block is split here so its first part can fill the current
+    message."""
+    chunks: list[list[Block]] = []
+    current: list[Block] = []
+    has_table = False
+    markdown_total = text_total = 0
+    for block in blocks:
+        parts = [block]
+        if block["type"] == "rich_text" and text_size(block) > MAX_MESSAGE_TEXT_CHARS:
+            room = MAX_MESSAGE_TEXT_CHARS - text_total
+            if not current or len(current) >= MAX_BLOCKS_PER_MESSAGE or room < _PIECE:
+                room = 0
+            parts = _split_rich_text(block, room)
+        for part in parts:
+            type_ = part["type"]
+            md_len = _blen(part.get("text") or "") if type_ == "markdown" else 0
+            size = text_size(part)
+            if current and (
+                (type_ == "table" and has_table)
+                or markdown_total + md_len > MAX_MARKDOWN_BLOCK_SUM
+                or len(current) >= MAX_BLOCKS_PER_MESSAGE
+                or text_total + size > MAX_MESSAGE_TEXT_CHARS
+            ):
+                chunks.append(current)
+                current, has_table, markdown_total, text_total = [], False, 0, 0
+            current.append(part)
+            has_table = has_table or type_ == "table"
+            markdown_total += md_len
+            text_total += size
+    if current:
+        chunks.append(current)
+    return chunks
 
 
 # -- conversion ------------------------------------------------------------------------------
@@ -373,8 +447,7 @@ def to_messages(markdown_or_blocks: str | list[Block] | dict[str, Any], *,
         blocks, allow_broadcasts = decode_blocks(markdown_or_blocks), False
     if not blocks:
         return []
-    chunks = _chunk(_split_oversized(blocks), MAX_BLOCKS_PER_MESSAGE,
-                    MAX_MESSAGE_TEXT_CHARS, text_size)
+    chunks = _group(_split_oversized(blocks))
     messages: list[dict[str, Any]] = []
     for i, chunk in enumerate(chunks, 1):
         text = derive_text_fallback(chunk, allow_broadcasts=allow_broadcasts)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from .limits import DEFAULT_MAX_BLOCKS_PER_CHUNK, MAX_MARKDOWN_BLOCK_SUM
@@ -30,36 +30,29 @@ def chunk_blocks(blocks: Any,
     return _chunk(decode_blocks(blocks), max_per_chunk)
 
 
-def _chunk(blocks: Iterable[Block], max_per_chunk: int,
-           max_text: int = 0,
-           text_size: Callable[[Block], int] | None = None) -> list[list[Block]]:
-    """The chunker; ``max_text``/``text_size`` add ``to_messages``' per-message text budget."""
+def _chunk(blocks: Iterable[Block], max_per_chunk: int) -> list[list[Block]]:
     if max_per_chunk <= 0:
         max_per_chunk = DEFAULT_MAX_BLOCKS_PER_CHUNK
     chunks: list[list[Block]] = []
     current: list[Block] = []
     has_table = False
     markdown_total = 0
-    text_total = 0
     for block in blocks:
         type_ = block["type"]
         md_len = 0
         if type_ == "markdown":
             text = block.get("text")
             md_len = len(text.encode("utf-8")) if isinstance(text, str) else 0
-        size = text_size(block) if text_size is not None and max_text > 0 else 0
         if current and (
             (type_ == "table" and has_table)
             or (md_len and markdown_total + md_len > MAX_MARKDOWN_BLOCK_SUM)
             or len(current) >= max_per_chunk
-            or (size and text_total + size > max_text)
         ):
             chunks.append(current)
-            current, has_table, markdown_total, text_total = [], False, 0, 0
+            current, has_table, markdown_total = [], False, 0
         current.append(block)
         has_table = has_table or type_ == "table"
         markdown_total += md_len
-        text_total += size
     if current:
         chunks.append(current)
     return chunks
