@@ -205,3 +205,12 @@ def test_code_point_wider_than_limit_is_its_own_section() -> None:
     texts = [b["text"]["text"] for b in
              convert("é日🎉 ab", mode="section_mrkdwn", paragraph_char_limit=2).blocks]
     assert texts == ["é", "日", "🎉", "ab"]
+
+
+def test_block_ids_follow_emission_order_around_split_tables() -> None:
+    """A table split out of a list is numbered between the sections around it."""
+    md = "- before\n- with table:\n\n  | a | b |\n  |---|---|\n  | 1 | 2 |\n\n- after\n"
+    blocks = convert(md, mode="section_mrkdwn", block_id_prefix="t").blocks
+    assert [(b["type"], b["block_id"]) for b in blocks] == [
+        ("section", "t-1"), ("table", "t-2"), ("section", "t-3")]
+    assert list(blocks[1]) == ["type", "block_id", "column_settings", "rows"]

@@ -312,12 +312,18 @@ class _Walker:
         for first in range(0, max(len(body), 1), per_block):
             settings = [{"align": (aligns[i] if i < len(aligns) else "") or "left",
                          "is_wrapped": True} for i in range(width)]
-            block: Block = {"type": "table"}
-            self._id(block)
-            block["column_settings"] = settings
-            block["rows"] = [header, *body[first : first + per_block]]
-            blocks.append(block)
+            blocks.append({"type": "table", "column_settings": settings,
+                           "rows": [header, *body[first : first + per_block]]})
         return blocks
+
+    def _emit_ready(self, blocks: list[Block], out: list[Block]) -> None:
+        """Append split-out blocks, numbering them now so block_ids follow emission order."""
+        for block in blocks:
+            if self.prefix:
+                self.seq += 1
+                block = {"type": block["type"], "block_id": f"{self.prefix}-{self.seq}",
+                         **{k: v for k, v in block.items() if k != "type"}}
+            out.append(block)
 
     def sections(self, text: str, out: list[Block]) -> None:
         """Append ``text`` as one or more sections of at most ``limit`` bytes."""
@@ -374,7 +380,7 @@ class _Walker:
             else:
                 for segment in self.segments(node):
                     if isinstance(segment, list):
-                        out.extend(segment)
+                        self._emit_ready(segment, out)
                     else:
                         self.sections(segment, out)
         return out
