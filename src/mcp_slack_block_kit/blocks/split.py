@@ -112,7 +112,7 @@ def split_text(text: str, max_chars: int, safety_margin: int = 0) -> list[str]:
             cut = next((c for c in fallbacks if c), 0)
         if not cut:
             cut = max_chars
-            # Step back to the first byte of a code point (continuation bytes are 10xxxxxx).
+            # Step back to the first byte of a code point (continuation bytes start 0b10).
             while cut > 0 and (b[start + cut] & 0xC0) == 0x80:
                 cut -= 1
             if cut == 0:
