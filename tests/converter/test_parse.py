@@ -339,6 +339,8 @@ def test_refused_autolink_drops_its_label() -> None:
 def test_plain_text_separates_blocks() -> None:
     (quote,) = p.parse("> one\n>\n> two\n> - three", OPTS).children
     assert p.plain_text(quote) == "one two three"
+    (table,) = p.parse("| a | b |\n|---|---|\n| c | d |", OPTS).children
+    assert p.plain_text(table) == "a b c d"
 
 
 @pytest.mark.parametrize("markdown", [

@@ -890,11 +890,14 @@ def iter_nodes(root: Node) -> Iterator[Node]:
             stack.extend(reversed(node.children))
 
 
+_SEPARATED = BLOCK_KINDS | {TABLE_CELL}
+
+
 def plain_text(node: Node) -> str:
     """Concatenate the text of ``node``'s subtree: text, code, raw HTML, alt and link text;
     a soft or hard break becomes one space; styling is dropped ("plain text of X").
 
-    Nested blocks (a quote's paragraphs, list items) are separated by one space.
+    Nested blocks (a quote's paragraphs, list items, table cells) are separated by one space.
     """
     if isinstance(node, (Text, CodeBlock)):
         return node.text
@@ -904,7 +907,7 @@ def plain_text(node: Node) -> str:
     stack = list(reversed(node.children))
     while stack:
         child = stack.pop()
-        if child.kind in BLOCK_KINDS and parts and not parts[-1][-1:].isspace():
+        if child.kind in _SEPARATED and parts and not parts[-1][-1:].isspace():
             parts.append(" ")  # keep words of adjacent blocks (quote paragraphs) apart
         if isinstance(child, Text):
             parts.append(child.text)
