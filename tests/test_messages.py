@@ -114,7 +114,7 @@ def test_long_code_block_rich_text() -> None:
     for el in parts:
         part = "".join(e["text"] for e in el["elements"])
         assert len(part.encode()) <= 12000 and part.endswith("\n")
-        assert el.get("language") == "python" or "language" not in parts[0]
+        assert el.get("language") == "python"
         joined += part
     assert joined.rstrip("\n") == code.rstrip("\n")
 
