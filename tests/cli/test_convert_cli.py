@@ -183,6 +183,27 @@ def test_mention_map_json(cli: Any) -> None:
     assert users == [{"type": "user", "user_id": "U123ABC"}]
 
 
+def test_mention_map_routes_auto_mode_to_rich_text(cli: Any) -> None:
+    """[D8] in auto mode a resolvable handle makes the picker decline the markdown block."""
+    status, out, err = cli(["convert", "--mention-map", '{"alice": "U123ABC"}'], "ping @alice")
+    assert status == 0, err
+    doc = json.loads(out)
+    assert [b["type"] for b in doc["blocks"]] == ["rich_text"]
+    assert {"type": "user", "user_id": "U123ABC"} in doc["blocks"][0]["elements"][0]["elements"]
+    assert doc["warnings"] == []
+
+
+def test_decode_html_entities_flag(cli: Any) -> None:
+    _, plain, _ = cli(["convert", "--mode", "rich_text"], "R&amp;D &lt;!channel&gt;")
+    _, decoded, _ = cli(["convert", "--mode", "rich_text", "--decode-html-entities"],
+                        "R&amp;D &lt;!channel&gt;")
+    assert json.loads(plain)["warnings"] == []
+    doc = json.loads(decoded)
+    assert "V11" in doc["warnings"][0]
+    text = "".join(el["text"] for el in doc["blocks"][0]["elements"][0]["elements"])
+    assert text == "R&amp;D &lt;!channel&gt;", "decoded by V11, then escaped again"
+
+
 def test_mention_map_from_file(cli: Any, tmp_path: Path) -> None:
     mapping = tmp_path / "map.json"
     mapping.write_text('{"general": "C12345", "team": "S98765"}', encoding="utf-8")
