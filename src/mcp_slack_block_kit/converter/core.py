@@ -36,6 +36,10 @@ __all__ = ["ConversionResult", "Converter", "convert"]
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+def _byte_len(text: str) -> int:
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+
+
 @dataclass(frozen=True)
 class ConversionResult:
     """What ``convert`` returns.
@@ -89,14 +93,16 @@ class Converter:
         if markdown.isascii():
             size = len(markdown)
         else:
-            size = len(markdown.encode("utf-8", "surrogatepass"))
-            if _LONE_SURROGATE.search(markdown):
-                # Unpaired surrogates cannot be encoded for the parser; U+FFFD has the
-                # same UTF-8 length, so the size check above is unaffected.
+            try:
+                size = len(markdown.encode("utf-8"))
+            except UnicodeEncodeError:
+                # Unpaired surrogates cannot reach the parser; U+FFFD has the same UTF-8
+                # length, so the size check is unaffected.
+                size = len(markdown.encode("utf-8", "surrogatepass"))
                 markdown = _LONE_SURROGATE.sub("\ufffd", markdown)
         if size > opts.max_input_bytes:
             raise InputTooLargeError(size, opts.max_input_bytes)
-        if not markdown.strip():
+        if not markdown or markdown.isspace():  # same test as `markdown.strip() == ""`
             return ConversionResult([], [], (), "")
 
         normalized = normalize(
@@ -118,7 +124,7 @@ class Converter:
                 blocks = self._auto(doc, warnings)
             elif mode is Mode.MARKDOWN_BLOCK:
                 md = emit_markdown(doc, opts)
-                md_size = len(md.encode("utf-8", "surrogatepass"))
+                md_size = _byte_len(md)
                 if md_size > MAX_MARKDOWN_BLOCK_SUM:
                     raise MarkdownBlockTooLargeError(md_size)
                 blocks = [{"type": "markdown", "text": md}] if md.strip() else []
@@ -140,7 +146,7 @@ class Converter:
             md = emit_markdown(doc, opts)
             if not md.strip():
                 return []  # [D24] nothing visible: no block and no advisory
-            if len(md.encode("utf-8", "surrogatepass")) <= MAX_MARKDOWN_BLOCK_SUM:
+            if _byte_len(md) <= MAX_MARKDOWN_BLOCK_SUM:
                 warnings.append(MARKDOWN_BLOCK_FALLBACK_SURFACES_WARNING)
                 return [{"type": "markdown", "text": md}]
             # [D7] grown past the limit while emitting: decompose instead of failing.
