@@ -192,6 +192,10 @@ class _Emitter:
             out.append(' "' + self.escape(title).replace('"', '\\"') + '"')
 
     def inline_text(self, nodes: list[Node], in_cell: bool = False) -> str:
+        if len(nodes) == 1 and nodes[0].kind is TEXT:  # most cells, items and short lines
+            node = nodes[0]
+            assert isinstance(node, Text)
+            return self.escape(self._text_form(node))
         out: list[str] = []
         self.inline(nodes, out, in_cell)
         return "".join(out)
