@@ -327,3 +327,13 @@ def test_large_adversarial_inputs_stay_linear(markdown: str) -> None:
     started = time.perf_counter()
     blocks = rich(markdown)
     assert blocks and time.perf_counter() - started < 8.0
+
+
+def test_list_indent_is_capped_at_slack_maximum() -> None:
+    """Slack accepts rich_text_list indent 0-8: deeper nesting stays at 8, nothing is lost."""
+    markdown = "".join("  " * i + f"- level {i}\n" for i in range(12))
+    (block,) = rich(markdown)
+    indents = [el.get("indent", 0) for el in block["elements"]]
+    assert indents == [0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8, 8]
+    assert all(f"level {i}" in json.dumps(block) for i in range(12))
+    assert_valid_blocks([block])

@@ -57,6 +57,9 @@ Element = dict[str, Any]
 
 _SPACE: Element = {"type": "text", "text": " "}
 _HEADER_BLOCKERS = frozenset((LINK, IMAGE, CODE))
+# Slack renders (and accepts) rich_text_list indent 0-8 only; deeper levels stay at 8.
+# (Belongs in blocks/limits.py as MAX_LIST_INDENT once that module gains it.)
+_MAX_LIST_INDENT = 8
 _INNER_BLOCKS = frozenset((CODE_BLOCK, TABLE))  # what a list item cannot hold (§8.5)
 _QUOTE_SPLITTERS = frozenset((CODE_BLOCK, LIST, TABLE))  # what a quote cannot hold (§8.4)
 
@@ -273,7 +276,7 @@ class _Walker:
                 return
             element: Element = {"type": "rich_text_list", "style": style}
             if depth:
-                element["indent"] = depth
+                element["indent"] = min(depth, _MAX_LIST_INDENT)
             offset = max(0, (base - 1) + (consumed - len(run)))
             if offset:
                 element["offset"] = offset
