@@ -217,3 +217,22 @@ def test_long_markdown_text_is_cheap() -> None:
     out = derive_text_fallback([{"type": "markdown", "text": text}])
     assert time.perf_counter() - start < 0.5
     assert out.startswith("word x l word") and len(out) == 150
+
+
+@pytest.mark.parametrize("text", [
+    "word " * 3000,
+    ("## Heading\n\n**bold** text with [a link](https://x.com) and `code`.\n\n" * 200),
+    "x\n" * 3000 + "**tail** words " * 100,
+    " " * 5000 + "late *content* here",
+])
+def test_bounded_strip_matches_full_strip(text: str) -> None:
+    """Stripping only the first lines of a long text gives the same fallback."""
+    from mcp_slack_block_kit.converter import fallback
+
+    block = {"type": "markdown", "text": text}
+    full = fallback._strip_markup(text)
+    expected = fallback._ASCII_WS_RUN.sub(" ", full).strip()
+    expected = fallback._escape(expected)
+    if len(expected) > 150:
+        expected = expected[:149] + "…"
+    assert derive_text_fallback([block]) == expected

@@ -19,6 +19,9 @@ _SLACK_LINK = re.compile(r"<[^|> \t\n\f\r]+\|([^>]+)>")
 _ANGLE_URL = re.compile(r"<([A-Za-z][A-Za-z0-9+.\-]{1,31}:[^|> \t\n\f\r]+)>")
 _MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
 _ASCII_WS_RUN = re.compile(r"[ \t\n\r\f]+")
+# Long texts: strip only the first lines when they give this much visible text.
+_WINDOW = 2048
+_ENOUGH = 4 * TEXT_FALLBACK_MAX_CHARS
 # `&` that does not already start one of the three entities Slack decodes.
 _BARE_AMP = re.compile(r"&(?!amp;|lt;|gt;)")
 # At a line start: a run of `#` and one space, or a `>` and one space (one marker per line).
@@ -45,6 +48,17 @@ def _strip_markup(text: str) -> str:
     if "#" in text or ">" in text:
         text = _LINE_MARKER.sub("", text)
     return _MARKUP_CHAR.sub(_unescape_or_drop, text)
+
+
+def _strip_bounded(text: str) -> str:
+    """``_strip_markup`` of a long text's first lines when they already hold far more visible
+    text than the fallback can use (the cap is 150 code points), else of the whole text."""
+    if len(text) > _WINDOW:
+        cut = text.rfind("\n", 0, _WINDOW)
+        head = _strip_markup(text[: cut if cut > 0 else _WINDOW])
+        if len(_ASCII_WS_RUN.sub(" ", head)) >= _ENOUGH:
+            return head
+    return _strip_markup(text)
 
 
 def _rich_text_inline(elements: Iterable[Any], out: list[str]) -> None:
@@ -113,10 +127,10 @@ def _extract(block: Mapping[str, Any]) -> str:
     if kind == "header":
         return _text_of(block.get("text"))
     if kind == "section":
-        return _strip_markup(_text_of(block.get("text")))
+        return _strip_bounded(_text_of(block.get("text")))
     if kind == "markdown":
         text = block.get("text")
-        return _strip_markup(text) if isinstance(text, str) else ""
+        return _strip_bounded(text) if isinstance(text, str) else ""
     if kind == "rich_text":
         return _rich_text(block)
     if kind == "context":
