@@ -22,7 +22,7 @@ def split_input(text: str) -> tuple[Any, dict[str, Any]]:
     """
     value = load(text)
     options: dict[str, Any] = {}
-    if isinstance(value, dict) and {"repeat", "surface", "strict", "thresholds"} & value.keys():
+    if isinstance(value, dict) and {"repeat", "surface", "strict", "thresholds", "max"} & value.keys():
         blocks = value.pop("blocks")
         blocks = blocks * value.pop("repeat", 1)
         options = value

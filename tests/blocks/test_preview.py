@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 from urllib.parse import unquote_plus
 
 import pytest
@@ -10,8 +11,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from blocks import bk
+from fixture_file import FIXTURES, read_fixture_file
 from mcp_slack_block_kit import BUILDER_HOST, BlockDecodeError, PreviewResult, preview_url
 from mcp_slack_block_kit.blocks.preview import preview_url_string
+
+PREVIEW_CASES = read_fixture_file(FIXTURES / "blocks" / "preview.md")
+
+
+@pytest.mark.parametrize("case", PREVIEW_CASES, ids=[c.id for c in PREVIEW_CASES])
+def test_fixture_vectors(case: Any) -> None:
+    """The §5 vectors (and a hostile payload) from the fixture file."""
+    r = preview_url(json.loads(case.input))
+    assert f"{r.url}\n{r.byte_size}\n{'truncated' if r.truncated else 'complete'}\n" == (
+        case.expected)
 
 
 def test_divider_vector() -> None:

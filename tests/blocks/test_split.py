@@ -9,9 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from blocks import bk
+from blocks.fixture_json import split_input
+from fixture_file import FIXTURES, read_fixture_file
 from mcp_slack_block_kit import BlockDecodeError, chunk_blocks, split_text, validate
 from mcp_slack_block_kit.blocks.split import concat
 
+CHUNK_CASES = read_fixture_file(FIXTURES / "blocks" / "chunk.md")
 D = bk.divider()
 T = bk.table([["a"]])
 
@@ -21,6 +24,23 @@ def sizes(chunks: list[list[Any]]) -> list[int]:
 
 
 # -- chunk_blocks (§3) ----------------------------------------------------------------------
+
+
+def _describe(chunk: list[Any]) -> str:
+    names = [f"markdown:{len(b['text'].encode())}" if b["type"] == "markdown" else b["type"]
+             for b in chunk]
+    if len(set(names)) == 1 and len(names) > 3:
+        return f"{names[0]}*{len(names)}"
+    return " ".join(names)
+
+
+@pytest.mark.parametrize("case", CHUNK_CASES, ids=[c.id for c in CHUNK_CASES])
+def test_chunk_fixture_vectors(case: Any) -> None:
+    """Every validation.md §3 vector, from the fixture file."""
+    blocks, options = split_input(case.input)
+    chunks = chunk_blocks(blocks, options.get("max", 50))
+    assert "".join(f"{_describe(c)}\n" for c in chunks) == (case.expected if chunks else "")
+    assert len(CHUNK_CASES) >= 12
 
 
 @pytest.mark.parametrize(("blocks", "max_per_chunk", "expected"), [
