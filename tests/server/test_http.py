@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import socket
 import time
 from collections.abc import Iterator
@@ -302,7 +303,7 @@ def test_sigterm_with_calls_in_flight_exits_zero() -> None:
 
         async def scenario() -> tuple[int, float]:
             async with anyio.create_task_group() as tg:
-                for _ in range(3):
+                for _ in range(2):
                     tg.start_soon(heavy)
                 # Wait until the server reports work in progress, then signal.
                 await anyio.sleep(0.4)
@@ -310,12 +311,13 @@ def test_sigterm_with_calls_in_flight_exits_zero() -> None:
             return result
 
         status, took = run(scenario, timeout=90)
-        assert statuses == [200, 200, 200]
+        assert statuses == [200, 200]
         assert status == 0, "".join(proc.lines)
         assert took < 10
-        log = "".join(proc.lines)
-        assert "shutting down:" in log
-        assert "call(s) in flight" in log
+        match = re.search(r"shutting down: (\d+) request\(s\), (\d+) call\(s\) in flight",
+                          "".join(proc.lines))
+        assert match is not None
+        assert int(match.group(1)) + int(match.group(2)) >= 1  # the signal did hit work
 
 
 @pytest.mark.parametrize("flags", [["--http-addr", f"{HOST}:0"], ["--sse-addr", f"{HOST}:0"]])

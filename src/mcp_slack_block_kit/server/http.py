@@ -54,7 +54,7 @@ MAX_BODY_BYTES = 1024 * 1024  # request body cap (413 above)
 MAX_HEADER_BYTES = 64 * 1024  # request line + headers
 HEADER_READ_TIMEOUT = 10.0  # seconds to receive a complete request head
 IDLE_TIMEOUT = 120  # keep-alive idle seconds between requests
-SHUTDOWN_DRAIN_TIMEOUT = 3.0  # wait this long for in-flight calls before ending streams
+SHUTDOWN_DRAIN_TIMEOUT = 3.5  # wait this long for in-flight calls before ending streams
 SHUTDOWN_FORCE_TIMEOUT = 1  # then uvicorn cancels whatever is still running
 MCP_PATH = "/mcp"
 SSE_PATH = "/"
@@ -102,16 +102,25 @@ class BearerAuth:
 
 
 class StreamTracker:
-    """Tracks long-lived GET streams so shutdown can end them once in-flight calls are done."""
+    """Counts requests in progress and tracks long-lived GET streams, so shutdown can wait for
+    the former and then end the latter."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
+        self.active = 0  # non-GET requests being handled (POST calls, DELETE)
         self._streams: set[anyio.CancelScope] = set()
         self._closing = False
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] != "GET":
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        if scope["method"] != "GET":
+            self.active += 1
+            try:
+                await self.app(scope, receive, send)
+            finally:
+                self.active -= 1
             return
         if self._closing:
             await _plain_response(send, 503, b"shutting down\n")
@@ -162,11 +171,14 @@ class PostOnly:
 
 
 class _InFlight:
-    """MCP-level middleware counting requests being handled (tool calls and the like)."""
+    """MCP-level middleware counting requests being handled (tool calls and the like).
+
+    Needed besides the HTTP count because on SSE a call's POST is answered (202) at once and
+    the result travels on the stream.
+    """
 
     def __init__(self) -> None:
         self.count = 0
-        self._idle: anyio.Event | None = None
 
     async def __call__(self, ctx: Any, call_next: Callable[[Any], Awaitable[Any]]) -> Any:
         if ctx.request_id is None or ctx.method == "subscriptions/listen":
@@ -176,14 +188,6 @@ class _InFlight:
             return await call_next(ctx)
         finally:
             self.count -= 1
-            if self.count == 0 and self._idle is not None:
-                self._idle.set()
-
-    async def wait_idle(self, timeout: float) -> None:
-        with anyio.move_on_after(timeout):
-            while self.count:
-                self._idle = anyio.Event()
-                await self._idle.wait()
 
 
 # --------------------------------------------------------------------------- app builders
@@ -387,12 +391,16 @@ async def _serve(server: MCPServer, app: ASGIApp, tracker: StreamTracker, *, hos
                 uv_done.set()
 
     async def graceful() -> None:
-        log.info("shutting down: %d call(s) in flight", in_flight.count)
+        log.info("shutting down: %d request(s), %d call(s) in flight", tracker.active,
+                 in_flight.count)
         for listener in getattr(uv, "servers", ()):
             listener.close()  # stop accepting connections first
-        await in_flight.wait_idle(SHUTDOWN_DRAIN_TIMEOUT)
-        if in_flight.count:
-            log.warning("shutting down with %d call(s) still running", in_flight.count)
+        with anyio.move_on_after(SHUTDOWN_DRAIN_TIMEOUT):
+            while tracker.active or in_flight.count:
+                await anyio.sleep(0.05)
+        if tracker.active or in_flight.count:
+            log.warning("shutting down with %d request(s), %d call(s) still running",
+                        tracker.active, in_flight.count)
         tracker.close_streams()  # end GET/SSE streams, so every session closes
         uv.should_exit = True
         with anyio.move_on_after(SHUTDOWN_FORCE_TIMEOUT + 1):
