@@ -199,6 +199,47 @@ def cli_wall_ms(runs: int) -> tuple[float, list[float], float]:
     return statistics.median(times), times, statistics.median(cpu)
 
 
+def stages(docs: list[str], passes: int) -> None:
+    """Time each pipeline stage separately (internal modules: may move between versions)."""
+    from mcp_slack_block_kit.converter import Converter, Options
+    from mcp_slack_block_kit.converter import parse as conv_parse
+    from mcp_slack_block_kit.converter.fallback import derive_text_fallback
+    from mcp_slack_block_kit.converter.markdown_block import emit_markdown
+    from mcp_slack_block_kit.converter.rich_text import render_rich_text
+    from mcp_slack_block_kit.converter.slack_urls import rewrite_slack_url_forms
+    from mcp_slack_block_kit.normalizer import normalize
+
+    opts = Options(mode="rich_text")
+    normalized = [normalize(rewrite_slack_url_forms(d)).text for d in docs]
+    trees = [conv_parse.parse(d, opts) for d in normalized]
+    blocks = [render_rich_text(t, opts) for t in trees]
+    events, _ = bare_parser()
+    rich, auto = Converter(opts).convert, Converter(Options()).convert
+    work: dict[str, Callable[[], object]] = {
+        "bare parse (normalized text)": lambda: [list(events(d)) for d in normalized],
+        "Slack URL-form rewrite": lambda: [rewrite_slack_url_forms(d) for d in docs],
+        "normalize": lambda: [normalize(d) for d in docs],
+        "parse -> node tree (pyromark included)": lambda: [conv_parse.parse(d, opts)
+                                                           for d in normalized],
+        "render_rich_text": lambda: [render_rich_text(t, opts) for t in trees],
+        "emit_markdown": lambda: [emit_markdown(t, opts) for t in trees],
+        "derive_text_fallback": lambda: [derive_text_fallback(b) for b in blocks],
+        "convert rich_text": lambda: [rich(d) for d in docs],
+        "convert auto": lambda: [auto(d) for d in docs],
+    }
+    samples: dict[str, list[float]] = {k: [] for k in work}
+    for _ in range(passes):
+        for name, fn in work.items():
+            start = time.perf_counter()
+            fn()
+            samples[name].append(time.perf_counter() - start)
+    base = statistics.median(samples["bare parse (normalized text)"])
+    print(f"\n{'stage':40} {'median ms':>10} {'x parse':>8}")
+    for name, values in samples.items():
+        med = statistics.median(values)
+        print(f"{name:40} {med * 1000:>10.2f} {med / base:>8.2f}")
+
+
 def profile(mode: str, docs: list[str], passes: int) -> None:
     import cProfile
     import pstats
@@ -237,6 +278,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.profile:
         profile(args.profile, docs, args.passes)
+        return 0
+    if args.stages:
+        stages(docs, args.passes)
         return 0
 
     events, parse_desc = bare_parser()
@@ -361,6 +405,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--profile", choices=("auto", "rich_text", "markdown_block",
                                               "section_mrkdwn"),
                         help="print a cProfile of convert in this mode instead")
+    parser.add_argument("--stages", action="store_true",
+                        help="time each pipeline stage separately instead")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     parser.add_argument("--markdown", action="store_true",
                         help="also print the figures as a Markdown table (for the README)")
