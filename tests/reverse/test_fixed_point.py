@@ -77,6 +77,13 @@ _tasks = st.lists(st.tuples(st.booleans(), _phrase), min_size=1, max_size=3).map
     lambda items: "\n".join(f"- [{'x' if d else ' '}] {p}" for d, p in items))
 _nested = st.tuples(_phrase, st.lists(_phrase, min_size=1, max_size=3), _phrase).map(
     lambda t: f"- {t[0]}\n" + "".join(f"  - {c}\n" for c in t[1]) + f"- {t[2]}")
+_nested_ordered = st.tuples(st.integers(1, 5), _phrase, st.lists(_phrase, min_size=1, max_size=3),
+                            _phrase).map(
+    lambda t: f"{t[0]}. {t[1]}\n" + "".join(f"   - {c}\n" for c in t[2]) + f"{t[0] + 1}. {t[3]}")
+_deep = st.tuples(_phrase, _phrase, _phrase, _phrase).map(
+    lambda t: f"- {t[0]}\n  - {t[1]}\n    - {t[2]}\n- {t[3]}")
+# Code inside ordered items only: after a split-emit the continuation list carries an
+# offset, which a bullet list cannot show in Markdown (converter spec §8.5).
 _code_in_list = st.tuples(_phrase, _fenced, _phrase).map(
     lambda t: f"1. {t[0]}\n\n" + "\n".join("   " + ln for ln in t[1].split("\n"))
     + f"\n\n2. {t[2]}")
@@ -94,7 +101,7 @@ _table = st.tuples(st.integers(1, 4), st.integers(1, 4)).flatmap(lambda t: st.tu
 _image = st.tuples(_phrase, _url, st.sampled_from(["", ' "A title"'])).map(
     lambda t: f"![{t[0]}]({t[1]}/i.png{t[2]})")
 _block = st.one_of(_heading, _setext, _line, _fenced, _indented, _bullets, _ordered, _tasks,
-                   _nested, _code_in_list, _quote, _code_in_quote, _table, st.just("---"),
+                   _nested, _nested_ordered, _deep, _code_in_list, _quote, _code_in_quote, _table, st.just("---"),
                    _image)
 
 
