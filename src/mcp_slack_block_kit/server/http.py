@@ -46,6 +46,7 @@ __all__ = [
     "serve_http",
     "serve_sse",
     "sse_app",
+    "warn_if_exposed",
 ]
 
 log = logging.getLogger("mcp_slack_block_kit.server")
@@ -327,6 +328,12 @@ class _Uvicorn(_UvicornServer):
         yield
 
 
+def warn_if_exposed(host: str, token: str | None) -> None:
+    """Log the open-to-everyone warning for a non-loopback bind without a token."""
+    if not token and not is_loopback_host(host):
+        log.warning(_NO_TOKEN_WARNING, host or "0.0.0.0")
+
+
 def _bind(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -365,8 +372,7 @@ async def _serve(server: MCPServer, app: ASGIApp, tracker: StreamTracker, *, hos
         raise OSError(exc.errno, f"cannot listen on {host}:{port}: {exc.strerror}") from None
     bound_port = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
-    if not token and not is_loopback_host(host):
-        log.warning(_NO_TOKEN_WARNING, host or "0.0.0.0")
+    warn_if_exposed(host, token)
     config = _UvicornConfig(
         app,
         http=_TimedH11Protocol,
