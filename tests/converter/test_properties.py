@@ -200,3 +200,45 @@ def test_lists_nested_deeper_than_slack_indent_limit(mode: str) -> None:
     assert result is not None and result.blocks
     text = " ".join(t for _, t in escaped_texts(result.blocks))
     assert all(f"level {i}" in text for i in range(12))
+
+
+_WORDS = st.sampled_from(["alpha", "beta", "<!here>", "x&y", "**b**", "`c`", "日本", "é", ":wave:",
+                          "https://example.com/p", "[l](https://e.com)", "@alice", "|", "\\"])
+
+
+def _words(n_min: int, n_max: int) -> st.SearchStrategy[str]:
+    return st.lists(_WORDS, min_size=n_min, max_size=n_max).map(" ".join)
+
+
+@st.composite
+def large_documents(draw: st.DrawFn) -> str:
+    """Inputs near or past Slack's limits: long paragraphs, headings, code, big tables."""
+    kind = draw(st.sampled_from(["paragraph", "heading", "code", "rows", "columns", "list"]))
+    if kind == "paragraph":
+        return draw(_words(400, 2500))
+    if kind == "heading":
+        return "# " + draw(_words(30, 800)) + "\n\nbody"
+    if kind == "code":
+        lines = draw(st.integers(50, 1200))
+        return "```py\n" + "print('<!channel> & more')  # x\n" * lines + "```\n"
+    if kind == "rows":
+        rows = draw(st.integers(95, 260))
+        cell = draw(_words(1, 3))
+        return "| a | b |\n|---|---|\n" + f"| {cell} | 2 |\n" * rows
+    if kind == "columns":
+        cols = draw(st.integers(18, 30))
+        return ("|" + "|".join(f" h{i} " for i in range(cols)) + "|\n"
+                + "|" + "---|" * cols + "\n" + "|" + " v |" * cols + "\n")
+    items = draw(st.integers(20, 400))
+    return "".join(f"{i + 1}. {draw(_words(1, 6))}\n" for i in range(items))
+
+
+@settings(max_examples=40)
+@given(text=large_documents(), mode=st.sampled_from(MODES))
+def test_large_inputs_stay_within_slack_limits(text: str, mode: str) -> None:
+    """Truncation, table chunking, section splitting and D7 keep every block postable."""
+    result = _convert(_CONVERTERS[mode], text)
+    if result is None:
+        return
+    assert result.blocks
+    assert _raw_tokens(result) == [], mode

@@ -19,7 +19,7 @@ import pytest
 
 from blockcheck import assert_valid_blocks, escaped_texts, find_raw_mentions
 from mcp_slack_block_kit.converter import ConversionResult, convert
-from mcp_slack_block_kit.exceptions import MarkdownBlockTooLargeError
+from mcp_slack_block_kit.exceptions import InvalidOptionsError, MarkdownBlockTooLargeError
 
 MODES = ("auto", "rich_text", "markdown_block", "section_mrkdwn")
 FORBIDDEN = ("<!channel>", "<!here>", "<!everyone>", "<!subteam", "<@U012AB3CD>",
@@ -333,3 +333,41 @@ def test_detector_sees_raw_tokens_when_allowed(mode: str, place: str) -> None:
     """Control: with allow_broadcasts the same scan does find the raw token, so the scan is live."""
     result = convert(PLACES[place].replace("{p}", "<!channel>"), mode=mode, allow_broadcasts=True)
     assert "<!channel" in _raw_in_parsed(result), result.blocks
+
+
+# -- mention_map (§7.3, [D8], [D23]) in every mode ------------------------------------------
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(("mapping", "handle"), [
+    ({"alice": "<!channel>"}, "alice"), ({"alice": "U1>|<!channel"}, "alice"),
+    ({"alice": "U1"}, "alice"), ({"alice": "u123"}, "alice"), ({"alice": ""}, "alice"),
+    ({"alice": "U123 "}, "alice"), ({"team": "subteam^S0123"}, "team"),
+])
+def test_bad_mention_map_values_rejected_in_every_mode(
+        mode: str, mapping: dict[str, str], handle: str) -> None:
+    """[D23] a mapped value that is not a Slack ID never reaches any output."""
+    with pytest.raises(InvalidOptionsError, match=f'"{handle}"'):
+        convert("ping @alice and @team", mode=mode, mention_map=mapping)
+
+
+@pytest.mark.parametrize(("mode", "check"), [
+    ("rich_text", "typed"), ("auto", "typed"), ("section_mrkdwn", "token"),
+    ("markdown_block", "ignored"),
+])
+def test_mention_map_output_per_mode(mode: str, check: str) -> None:
+    mapping = {"alice": "U123ABC", "ops": "C12345", "team": "S98765"}
+    result = convert("ping @alice, @ops and @team <!here>", mode=mode, mention_map=mapping)
+    assert_valid_blocks(result.blocks)
+    # Only the mapped IDs may appear as live tokens; the broadcast stays escaped.
+    live = [t for t in _raw_in_parsed(result) if not t.startswith(("<@U", "<#C", "<!subteam^"))]
+    assert live == [] and "<!here>" not in _all_text(result)
+    if check == "typed":  # [D8] auto declines the markdown block when a handle resolves
+        typed = [el for el in _elements(result.blocks) if el["type"] in _TYPED]
+        assert typed == [{"type": "user", "user_id": "U123ABC"},
+                         {"type": "channel", "channel_id": "C12345"},
+                         {"type": "usergroup", "usergroup_id": "S98765"}]
+    elif check == "token":
+        text = result.blocks[0]["text"]["text"]
+        assert "<@U123ABC>" in text and "<#C12345>" in text and "<!subteam^S98765>" in text
+    else:  # explicit markdown_block mode ignores the map (documented)
+        assert "@alice" in result.blocks[0]["text"]
