@@ -358,3 +358,18 @@ def test_many_links_in_one_run_parse_in_linear_time(markdown: str) -> None:
     assert len(links) == markdown.count("https://") + markdown.count("@")
     last = links[-1]
     assert doc.source_bytes[last.start : last.end].decode() in ("https://a.bc", "a@b.cd")
+
+
+@pytest.mark.parametrize(("markdown", "sources"), [
+    ("\\~a", ["\\~a"]),
+    ("**\\*x**", ["\\*x"]),
+    ("\\# h", ["\\# h"]),
+    ("\\\\*a*", ["\\\\", "a"]),
+    ("x *\\*y*", ["x ", "\\*y"]),
+    ("\\&amp;", ["\\&amp;"]),
+])
+def test_a_run_that_starts_with_an_escape_includes_the_backslash(
+        markdown: str, sources: list[str]) -> None:
+    """pulldown-cmark starts such a run after the backslash; the node's range does not ([D6])."""
+    doc = p.parse(markdown, OPTS)
+    assert [source(doc, n) for n in p.iter_nodes(doc) if n.kind == "text"] == sources

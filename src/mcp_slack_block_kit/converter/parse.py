@@ -201,16 +201,21 @@ class Node:
         return f"<{self.kind} {self.start}:{self.end} children={len(self.children)}>"
 
 
+# Leaves share one empty tuple as ``children`` instead of a list each (they are the most
+# common nodes); the class attribute shadows Node's slot, so it is also read-only.
+_NO_CHILDREN: Any = ()
+
+
 class Text(Node):
     """A TEXT, CODE or HTML leaf."""
 
     __slots__ = ("text",)
+    children = _NO_CHILDREN
 
     def __init__(self, kind: str, start: int, end: int, text: str) -> None:
         self.kind = kind
         self.start = start
         self.end = end
-        self.children = []
         self.text = text
 
     def __repr__(self) -> str:
@@ -332,6 +337,7 @@ _SIMPLE_STARTS = {
 _ALIGN = {"None": "", "Left": "left", "Center": "center", "Right": "right"}
 _HEADING_LEVEL = {"H1": 1, "H2": 2, "H3": 3, "H4": 4, "H5": 5, "H6": 6}
 _BREAKS = frozenset((SOFT_BREAK, HARD_BREAK))
+_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")  # what a backslash can escape
 # Kinds whose End event needs more than appending the node to its parent.
 _END_WORK = frozenset(
     (PARAGRAPH, ITEM, CODE_BLOCK, QUOTE, LINK, IMAGE, REFUSED, TABLE, _HTML_BLOCK)
@@ -480,13 +486,19 @@ def _build(
             if text is not None:
                 if code_parts is not None:
                     code_parts.append(text)
-                elif link_depth or not (
+                    continue
+                start = rng["start"]
+                if start and src[start - 1] == 92 and text[:1] == chr(src[start]) in _PUNCT:
+                    # pulldown-cmark starts a run that opens with a backslash escape after
+                    # the backslash; include it so the range is the source form ([D6]).
+                    start -= 1
+                if link_depth or not (
                     # The gate of links.find_links, inlined: this is the hottest line.
                     "://" in text or "@" in text or "w." in text or "W." in text
                 ):  # never linkify inside link text or alt text
-                    kids.append(Text(TEXT, rng["start"], rng["end"], text))
+                    kids.append(Text(TEXT, start, rng["end"], text))
                 else:
-                    _text_node(text, rng["start"], rng["end"], kids, src)
+                    _text_node(text, start, rng["end"], kids, src)
                 continue
         elif type(ev) is str:
             if ev == "SoftBreak":
