@@ -197,3 +197,25 @@ def test_subprocess_smoke(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "mcp_slack_block_kit", "validate", path],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1 and "header_text_too_long" in proc.stdout
+
+
+def test_split_reads_stdin_and_pretty(monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """split reads Markdown from stdin; --pretty indents the array."""
+    stdin = io.TextIOWrapper(io.BytesIO(b"# Title\n\nbody text\n"))
+    monkeypatch.setattr(sys, "stdin", stdin)
+    status, out, _ = run_cli(capsys, "split", "--mode", "rich_text", "--pretty")
+    assert status == 0 and out.startswith("[\n  {\n")
+    messages = json.loads(out)
+    assert messages[0]["text"] == "Title"
+    assert [b["type"] for b in messages[0]["blocks"]] == ["header", "rich_text"]
+
+
+def test_validate_json_lists_warnings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--json of a valid payload with a warning: valid true, the warning listed, exit 0."""
+    image = [{"type": "image", "image_url": "https://x.com/i.png", "alt_text": ""}]
+    status, out, _ = run_cli(capsys, "validate", "--json", write(tmp_path, image))
+    assert status == 0
+    assert json.loads(out) == {"valid": True, "errors": [], "warnings": [{
+        "severity": "warning", "path": "/blocks/0/alt_text", "code": "image_missing_alt_text",
+        "message": "image alt_text is empty", "hint": "add descriptive alt_text for accessibility"}]}
