@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from ..blocks.limits import MAX_MARKDOWN_BLOCK_SUM
 from .mentions import HANDLE_RE, resolve_handle
@@ -11,6 +11,7 @@ from .parse import (
     EMPHASIS,
     HARD_BREAK,
     HTML,
+    IMAGE,
     ITEM,
     LIST,
     PARAGRAPH,
@@ -27,6 +28,7 @@ from .parse import (
     Document,
     Node,
     Text,
+    plain_text,
 )
 from .warnings import PATTERN_ORDER
 
@@ -36,7 +38,8 @@ __all__ = ["has_resolvable_handle", "nesting_patterns", "pick_markdown_block"]
 # applies there); headings and code are plain text or literal and never get mentions.
 _CONTAINERS = frozenset((QUOTE, LIST, ITEM, TABLE, TABLE_HEAD, TABLE_ROW))
 _INLINE_RUN = frozenset((TEXT, HTML, SOFT_BREAK, HARD_BREAK))
-_STYLED = frozenset((EMPHASIS, STRONG, STRIKE, REFUSED))
+# Style bits of the inline walk; a refused link adds none (its label is plain text).
+_STYLES = {EMPHASIS: 1, STRONG: 2, STRIKE: 4, REFUSED: 0}
 
 
 def nesting_patterns(doc: Document) -> tuple[str, ...]:
@@ -48,23 +51,38 @@ def nesting_patterns(doc: Document) -> tuple[str, ...]:
 
 
 def _runs_resolve(nodes: list[Node], mention_map: Mapping[str, str]) -> bool:
-    """Whether a text run among inline ``nodes`` (not code, not link text) has a mapped handle."""
-    stack = [nodes]
+    """Whether a text run among inline ``nodes`` has a handle that ``mention_map`` resolves.
+
+    Runs are formed as the rich_text inline walk forms them (§7.1): adjacent text of the
+    same style is one run (a refused link's label joins its neighbours, an inline image
+    adds its alt text); links and code end a run and are never searched ([D9]).
+    """
+    run: list[str] = []
+    mask = 0
+    stack: list[tuple[Iterator[Node], int]] = [(iter(nodes), 0)]
     while stack:
-        run: list[str] = []
-        for node in stack.pop():
-            kind = node.kind
-            if kind in _INLINE_RUN:
-                run.append(node.text if isinstance(node, Text) else " ")
-                continue
+        children, style = stack[-1]
+        node = next(children, None)
+        if node is None:
+            stack.pop()
+            continue
+        kind = node.kind
+        if kind in _INLINE_RUN or kind is IMAGE:
+            piece = node.text if isinstance(node, Text) else (
+                plain_text(node) if kind is IMAGE else " ")
+            if style != mask and run:
+                if _text_resolves("".join(run), mention_map):
+                    return True
+                run.clear()
+            mask = style
+            run.append(piece)
+        elif kind in _STYLES:
+            stack.append((iter(node.children), style | _STYLES[kind]))
+        else:  # LINK, CODE: a separate element
             if run and _text_resolves("".join(run), mention_map):
                 return True
             run.clear()
-            if kind in _STYLED:
-                stack.append(node.children)
-        if run and _text_resolves("".join(run), mention_map):
-            return True
-    return False
+    return bool(run) and _text_resolves("".join(run), mention_map)
 
 
 def _text_resolves(text: str, mention_map: Mapping[str, str]) -> bool:
