@@ -104,6 +104,15 @@ def test_file_argument_and_dash_read_the_same_input(cli: Any, tmp_path: Path) ->
     assert from_file[0] == 0
 
 
+def test_utf8_byte_order_mark_is_dropped(cli: Any, tmp_path: Path) -> None:
+    path = tmp_path / "bom.md"
+    path.write_bytes(b"\xef\xbb\xbf# Title\n\nbody\n")
+    status, out, err = cli(["convert", str(path), "--mode", "rich_text"])
+    assert status == 0, err
+    assert json.loads(out)["blocks"][0] == {"type": "header",
+                                            "text": {"type": "plain_text", "text": "Title"}}
+
+
 @pytest.mark.parametrize("example", sorted(p.name for p in (ROOT / "examples").glob("*.md")))
 def test_bundled_examples_convert(cli: Any, example: str) -> None:
     """The README's quick-start input (and every other example) converts in every mode."""
