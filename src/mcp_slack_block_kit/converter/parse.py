@@ -11,7 +11,10 @@ Node model
 Every node is a ``Node`` (``__slots__``): ``kind`` (one of the string constants
 below, compare with ``is`` or ``==``), ``start``/``end`` (UTF-8 byte range in
 ``Document.source_bytes``; slice it for the *source form* of a node, [D6]) and
-``children`` (a list of nodes). Kind-specific attributes live on subclasses:
+``children`` (a list of nodes; TEXT/CODE/HTML leaves share an empty tuple, so
+treat ``children`` as read-only). Zero-width ranges mark nodes with no source of
+their own (a soft break that joins an HTML line to its paragraph). Kind-specific
+attributes live on subclasses:
 
 ==============  ==========  =================================================
 kind            class       attributes / children
