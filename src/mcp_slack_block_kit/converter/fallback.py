@@ -18,15 +18,18 @@ _ELLIPSIS = "…"
 _SLACK_LINK = re.compile(r"<[^|> \t\n\f\r]+\|([^>]+)>")
 _ANGLE_URL = re.compile(r"<([A-Za-z][A-Za-z0-9+.\-]{1,31}:[^|> \t\n\f\r]+)>")
 _MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
-_ASCII_WS_RUN = re.compile(r"[ \t\n\r\f]+")
+# Whitespace that collapsing changes: any TAB/LF/CR/FF, or two or more characters in a row
+# (single spaces, by far the most common case, are not matched at all).
+_ASCII_WS_RUN = re.compile(r"[\t\n\r\f][ \t\n\r\f]*| [ \t\n\r\f]+")
 # Long texts: strip only the first lines when they give this much visible text.
-_WINDOW = 2048
-_ENOUGH = 4 * TEXT_FALLBACK_MAX_CHARS
+_WINDOW = 768
+_ENOUGH = 2 * TEXT_FALLBACK_MAX_CHARS
 # `&` that does not already start one of the three entities Slack decodes.
 _BARE_AMP = re.compile(r"&(?!amp;|lt;|gt;)")
 # At a line start: a run of `#` and one space, or a `>` and one space (one marker per line).
 _LINE_MARKER = re.compile(r"^(?:#+ ?|> ?)", re.MULTILINE)
 # A backslash-escaped ASCII punctuation character, or an emphasis/code character.
+_MARKUP_RUN = re.compile(r"[*_~`]+")
 _MARKUP_CHAR = re.compile(r"\\([!-/:-@\[-`{-~])|[*_~`]")
 
 
@@ -47,7 +50,9 @@ def _strip_markup(text: str) -> str:
         text = _MD_LINK.sub(r"\1", text)
     if "#" in text or ">" in text:
         text = _LINE_MARKER.sub("", text)
-    return _MARKUP_CHAR.sub(_unescape_or_drop, text)
+    if "\\" in text:
+        return _MARKUP_CHAR.sub(_unescape_or_drop, text)
+    return _MARKUP_RUN.sub("", text)  # no escapes: just delete the markup characters
 
 
 def _strip_bounded(text: str) -> str:
