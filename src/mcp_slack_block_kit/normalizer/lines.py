@@ -64,8 +64,10 @@ class Line(NamedTuple):
 _EOL = re.compile(r"(\r\n|\r|\n)")
 # Fence line (§3.4): 0-3 spaces, a maximal run of >=3 backticks or tildes, the info part.
 _FENCE = re.compile(r"( {0,3})(`{3,}|~{3,})(.*)", re.DOTALL)
-# A container marker at the current position (§3.3, [D19] step 2).
-_CONTAINER = re.compile(r" {0,3}(?:(>) ?|([-*+]|[0-9]{1,9}[.)])(?=[ \t]|\Z))")
+# Container markers at the current position (§3.3, [D19]): block quotes, a list item.
+_QUOTE_RUN = re.compile(r"(?: {0,3}> ?)+")
+_ONE_QUOTE = re.compile(r" {0,3}> ?")
+_LIST_MARKER = re.compile(r" {0,3}(?:[-*+]|[0-9]{1,9}[.)])(?=[ \t]|\Z)")
 # [D2] a line that opens another block ends a table run.
 _BLOCK_START = re.compile(r" {0,3}(?:#{1,6}(?:[ \t]|\Z)|>|[-*+][ \t]|[0-9]{1,9}[.)][ \t])")
 _DELIMITER_ROW = re.compile(
@@ -113,7 +115,6 @@ def split_one_liner(text: str) -> tuple[str, str, str] | None:
     return indent + run + m.group(3), body, indent + run
 
 
-_QUOTE = -1  # stack entry for a block quote; list items store their width W (> 0)
 
 
 def is_blank(text: str) -> bool:
@@ -156,6 +157,8 @@ def _advance(text: str, pos: int, col: int, want: int) -> tuple[int, int] | None
 
 def _columns(text: str, start: int, end: int, col: int) -> int:
     """The column reached after ``text[start:end]`` starting at column ``col``."""
+    if "\t" not in text[start:end]:
+        return col + end - start
     for ch in text[start:end]:
         col = (col // 4 + 1) * 4 if ch == "\t" else col + 1
     return col
@@ -183,79 +186,113 @@ def classify(text: str) -> list[Line]:
     in_indented = False
     prev_blank = True
     table_active = False
+    # [D19] Open containers, outermost first: a run of k nested block quotes is one
+    # entry -k, a list item is its width W > 0 (so 10k nested quotes cost one entry).
+    # Containers only matter for fences, so a text without a fence run skips them.
+    track = "```" in text or "~~~" in text
     stack: list[int] = []
-    quotes: list[int] = []  # stack indices holding block quotes, ascending
+    before: list[int] = []  # containers outside each entry
+    quote_at: list[int] = []  # stack indices of quote runs, ascending
+    depth = 0  # containers open
 
     for i in range(last_real):
         line = texts[i]
         pos = 0
         col = 0
-        cont = ""
+        cont: list[str] = []
         if stack:
-            # [D19] step 1: continue the open containers, outermost first.
-            matched = 0
-            depth = len(stack)
-            while matched < depth:
-                width = stack[matched]
-                if width == _QUOTE:
-                    m = _CONTAINER.match(line, pos)
-                    if m is None or m.group(1) is None:
+            # Step 1: continue the open containers, outermost first.
+            idx = 0
+            kept = depth
+            while idx < len(stack):
+                entry = stack[idx]
+                if entry < 0:
+                    m = _QUOTE_RUN.match(line, pos)
+                    if m is None:
+                        kept = before[idx]
                         break
                     end = m.end()
+                    count = line.count(">", pos, end)
+                    if count > -entry:  # the line opens more quotes: keep only ours here
+                        end = pos
+                        for _ in range(-entry):
+                            end = _ONE_QUOTE.match(line, end).end()  # type: ignore[union-attr]
                     col = _columns(line, pos, end, col)
-                    cont += line[pos:end]
+                    cont.append(line[pos:end])
                     pos = end
+                    if count < -entry:
+                        stack[idx] = -count
+                        kept = before[idx] + count
+                        idx += 1
+                        break
                 else:
-                    adv = _advance(line, pos, col, width)
+                    adv = _advance(line, pos, col, entry)
                     if adv is None:
                         if not is_blank(line[pos:]):
+                            kept = before[idx]
                             break
                         # Blank from here: every list item continues, up to the next quote.
-                        k = bisect_left(quotes, matched)
-                        matched = quotes[k] if k < len(quotes) else depth
+                        k = bisect_left(quote_at, idx)
+                        if k < len(quote_at):
+                            idx = quote_at[k]
+                            kept = before[idx]
+                        else:
+                            idx = len(stack)
                         pos = len(line)
                         break
-                    cont += line[pos : adv[0]]
+                    cont.append(line[pos : adv[0]])
                     pos, col = adv
-                matched += 1
-            if matched < depth:
-                del stack[matched:]
-                del quotes[bisect_left(quotes, matched) :]
-                if in_fence and fence_depth > matched:
+                idx += 1
+            if kept < depth:
+                del stack[idx:]
+                del before[idx:]
+                del quote_at[bisect_left(quote_at, idx) :]
+                depth = kept
+                if in_fence and fence_depth > depth:
                     in_fence = False  # the fence ended with its container: no lazy lines
-        if not in_fence:
-            # [D19] step 2: open new containers in what is left.
-            m = _CONTAINER.match(line, pos)
-            while m is not None:
-                if m.group(1) is not None:
+        if track and not in_fence:
+            # Step 2: open new containers in what is left.
+            while pos < len(line):
+                m = _QUOTE_RUN.match(line, pos)
+                if m is not None:
                     end = m.end()
+                    count = line.count(">", pos, end)
                     col = _columns(line, pos, end, col)
-                    cont += line[pos:end]
-                    quotes.append(len(stack))
-                    stack.append(_QUOTE)
+                    cont.append(line[pos:end])
                     pos = end
-                else:
-                    start_col = col
-                    marker_end = m.end()
-                    mcol = _columns(line, pos, marker_end, col)
-                    j = marker_end
-                    jcol = mcol
-                    while j < len(line) and line[j] in " \t":
-                        jcol = (jcol // 4 + 1) * 4 if line[j] == "\t" else jcol + 1
-                        j += 1
-                    if j == len(line):
-                        width = mcol - start_col + 1
-                        pos = j
-                    elif jcol - mcol >= 5:
-                        width = mcol - start_col + 1
-                        pos = marker_end + 1
+                    if stack and stack[-1] < 0:
+                        stack[-1] -= count
                     else:
-                        width = jcol - start_col
-                        pos = j
-                    col = start_col + width
-                    cont += " " * width
-                    stack.append(width)
-                m = _CONTAINER.match(line, pos) if pos < len(line) else None
+                        quote_at.append(len(stack))
+                        stack.append(-count)
+                        before.append(depth)
+                    depth += count
+                    continue
+                m = _LIST_MARKER.match(line, pos)
+                if m is None:
+                    break
+                start_col = col
+                marker_end = m.end()
+                mcol = _columns(line, pos, marker_end, col)
+                j = marker_end
+                jcol = mcol
+                while j < len(line) and line[j] in " \t":
+                    jcol = (jcol // 4 + 1) * 4 if line[j] == "\t" else jcol + 1
+                    j += 1
+                if j == len(line):
+                    width = mcol - start_col + 1
+                    pos = j
+                elif jcol - mcol >= 5:
+                    width = mcol - start_col + 1
+                    pos = marker_end + 1
+                else:
+                    width = jcol - start_col
+                    pos = j
+                col = start_col + width
+                cont.append(" " * width)
+                stack.append(width)
+                before.append(depth)
+                depth += 1
         prefixes[i] = pos
         rest = line[pos:] if pos else line
 
@@ -289,11 +326,11 @@ def classify(text: str) -> list[Line]:
                 kinds[i] = PROSE
             else:
                 kinds[i] = FENCE_OPEN
-                conts[i] = cont
+                conts[i] = "".join(cont)
                 in_fence = True
                 fence_char = char
                 fence_len = len(run)
-                fence_depth = len(stack)
+                fence_depth = depth
             prev_blank = False
             continue
         if is_blank(line):

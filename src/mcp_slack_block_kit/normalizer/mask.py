@@ -49,9 +49,15 @@ def pair_backticks(text: str) -> CodeSpans:
     """
     if "`" not in text:
         return _EMPTY
+    runs = [m.span() for m in _RUN.finditer(text)]
+    if "\\" not in text and len({end - start for start, end in runs}) == 1:
+        # Fast path (typical prose): no escapes and one run length, so each run
+        # closes the one before it.
+        pairs = [(runs[k][1], runs[k + 1][0]) for k in range(0, len(runs) - 1, 2)]
+        return CodeSpans(pairs, [runs[-1]] if len(runs) % 2 else [])
     by_len: dict[int, list[int]] = {}
-    for m in _RUN.finditer(text):
-        by_len.setdefault(m.end() - m.start(), []).append(m.start())
+    for start, end in runs:
+        by_len.setdefault(end - start, []).append(start)
     cursor: dict[int, int] = {}  # per length: index of the first run not yet passed
     spans: list[tuple[int, int]] = []
     unmatched: list[tuple[int, int]] = []

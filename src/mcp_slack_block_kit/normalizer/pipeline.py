@@ -36,7 +36,9 @@ class Repair:
     ``apply`` returns new lines, or None when it did not fire. ``may_fire`` is a
     cheap test on the whole current text: False means ``apply`` cannot fire, so
     a repair that has nothing to do costs about one substring check.
-    ``reclassify`` re-derives every line kind after the repair fired.
+    ``reclassify`` re-derives every line kind after the repair fired;
+    ``restructures`` marks a repair that can open or close a block quote or list
+    item, which decides where fences end ([D19]).
     """
 
     code: str
@@ -45,6 +47,7 @@ class Repair:
     enabled_by: str | None
     may_fire: Callable[[str], bool]
     reclassify: bool = False
+    restructures: bool = False
 
 
 def _entry(
@@ -52,27 +55,31 @@ def _entry(
     module: ModuleType,
     func: str,
     enabled_by: str | None = None,
+    *,
     reclassify: bool = False,
+    restructures: bool = False,
 ) -> Repair:
     name = module.__name__.rpartition(".")[2]
-    return Repair(code, name, getattr(module, func), enabled_by, module.may_fire, reclassify)
+    return Repair(
+        code, name, getattr(module, func), enabled_by, module.may_fire, reclassify, restructures
+    )
 
 
 PIPELINE: tuple[Repair, ...] = (
     # Everything after it should see decoded characters.
-    _entry("V11", html_entities, "decode_html_entities", "decode_html_entities"),
+    _entry("V11", html_entities, "decode_html_entities", "decode_html_entities", restructures=True),
     # Splits lines, so it precedes every layout-dependent repair; pieces may be blank/lists/rows.
     _entry("R8", br_tag, "break_tags", reclassify=True),
     # Changes the line count; an unmerged (url) line would change C3/C4 peers on a later pass.
-    _entry("V8", split_link, "merge_split_links"),
+    _entry("V8", split_link, "merge_split_links", restructures=True),
     # Line-local.
     _entry("V5", heading_no_space, "space_headings"),
     # Emits a well-formed "- " that C3 then leaves alone.
-    _entry("C11", unicode_bullet, "replace_bullet_glyphs"),
+    _entry("C11", unicode_bullet, "replace_bullet_glyphs", restructures=True),
     # Line-local with a peer check.
-    _entry("C3", bullet_no_space, "space_bullets"),
+    _entry("C3", bullet_no_space, "space_bullets", restructures=True),
     # Same, for ordered markers.
-    _entry("C4", numbered_no_space, "space_numbers"),
+    _entry("C4", numbered_no_space, "space_numbers", restructures=True),
     # After C3/C4: its hard-break rule asks whether the line is a list item (`*A <br>*A`).
     _entry("C5", trailing_whitespace, "strip_trailing_whitespace"),
     # Line-local.
@@ -80,13 +87,19 @@ PIPELINE: tuple[Repair, ...] = (
     # Line-local.
     _entry("C1", tilde_in_word, "escape_tildes"),
     # Line-local, TABLE lines only.
-    _entry("C6", borderless_table, "add_outer_pipes"),
+    _entry("C6", borderless_table, "add_outer_pipes", restructures=True),
     # Balance repairs run last; a split one-liner is no longer an unclosed fence for V3.
     _entry("V4", one_line_fence, "split_one_line_fences"),
     # Needs the final fence structure.
     _entry("V3", unclosed_fence, "close_unclosed_fence"),
     # Before V1: collapsing can remove an unmatched opener V1 would otherwise close.
-    _entry("V6", mismatched_emphasis, "collapse_mismatched_emphasis", "repair_mismatched_emphasis"),
+    _entry(
+        "V6",
+        mismatched_emphasis,
+        "collapse_mismatched_emphasis",
+        "repair_mismatched_emphasis",
+        restructures=True,
+    ),
     # Before V2: V1's '*' after a trailing backtick would re-arm V2 next pass (`*0000000``).
     _entry("V1", unclosed_emphasis, "close_emphasis"),
     # Last.
@@ -104,10 +117,11 @@ MAX_PASSES = 4
 def _one_pass(
     text: str, lines: list[Line] | None, flags: dict[str, bool], fired: set[str]
 ) -> tuple[str, list[Line] | None]:
-    """Run the table once; return the text and its lines (None when nothing fired)."""
+    """Run the table once; return the text and, when the container structure may
+    have changed since the last classification, its lines (else None)."""
     # The text of ``lines``; None after a repair fired, until a repair needs it again.
     current: str | None = text
-    any_fired = False
+    restructured = False
     for repair in PIPELINE:
         if repair.enabled_by is not None and not flags[repair.enabled_by]:
             continue
@@ -120,17 +134,21 @@ def _one_pass(
         new = repair.apply(lines)
         if new is None:
             continue
-        any_fired = True
         fired.add(repair.code)
         if repair.reclassify:
             current = reassemble(new)
             lines = classify(current)
+            restructured = False
         else:
             lines = new
             current = None
-    if not any_fired:
-        return text, None
-    return (current if current is not None else reassemble(lines or [])), lines
+            restructured = restructured or repair.restructures
+    if current is None:
+        current = reassemble(lines or [])
+    # Container structure only decides fence boundaries: no fence run, nothing to settle.
+    if restructured and ("```" in current or "~~~" in current):
+        return current, lines
+    return current, None
 
 
 def run_pipeline(

@@ -78,7 +78,7 @@ def _cut(text: str, live: list[re.Match[str]]) -> list[str]:
             end = matches[k + 1].start() if k + 1 < len(matches) else len(t)
             piece = t[m.end() : end]
             defused = _defuse_fence(piece)
-            again = _live_matches(defused) if defused is not piece else []
+            again = _live_matches(defused) if defused is not piece and "<" in defused else []
             items.append((defused, again or None))
         stack.extend(reversed(items))
     return out
