@@ -11,7 +11,9 @@ Fires when (numbered guards), on the last line of a paragraph of PROSE lines:
 4. [D26] the run is followed by a character that is not white space
    (``** is not an empty emphasis`` stays);
 5. an ASCII alphanumeric character occurs after the run;
-6. the run has length 1 or 2 (``***`` is left to V6).
+6. the run has length 1 or 2 (``***`` is left to V6);
+7. the line does not end with an odd number of backslashes (the appended
+   closer would be escaped and the next pass would append again: ``**a\\``).
 
 Only the last line is edited: an opener on an earlier line is ambiguous.
 """
@@ -69,6 +71,8 @@ def close_emphasis(lines: list[Line]) -> list[Line] | None:
             continue
         if stop - start > 2 or _ALNUM.search(text, stop) is None:
             continue
+        if (len(text) - len(text.rstrip("\\"))) % 2:
+            continue  # guard 7: an appended star would be escaped
         if out is None:
             out = list(lines)
         out[end - 1] = line._replace(text=text + "*" * (stop - start))
