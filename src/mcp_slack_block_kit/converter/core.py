@@ -20,7 +20,6 @@ from ..normalizer import normalize
 from .auto import pick_markdown_block
 from .fallback import derive_text_fallback
 from .markdown_block import emit_markdown
-from .mrkdwn import render_section_mrkdwn
 from .options import Mode, Options
 from .parse import Document, parse
 from .rich_text import render_rich_text
@@ -129,6 +128,10 @@ class Converter:
                     raise MarkdownBlockTooLargeError(md_size)
                 blocks = [{"type": "markdown", "text": md}] if md.strip() else []
             else:
+                # Imported here: only this mode needs it (and the text splitter it uses), and
+                # the CLI's start-up time counts.
+                from .mrkdwn import render_section_mrkdwn
+
                 blocks = render_section_mrkdwn(doc, opts)
         except RecursionError:
             # The walkers recurse once per nesting level; only a max_nesting_depth set far
