@@ -373,3 +373,11 @@ def test_a_run_that_starts_with_an_escape_includes_the_backslash(
     """pulldown-cmark starts such a run after the backslash; the node's range does not ([D6])."""
     doc = p.parse(markdown, OPTS)
     assert [source(doc, n) for n in p.iter_nodes(doc) if n.kind == "text"] == sources
+
+
+def test_placeholder_never_leaks_from_an_html_block_reparse() -> None:
+    """Line-start ``<`` inside a fence swallowed by an HTML block comes back as ``<``."""
+    doc = p.parse("<div>\n```\n<b>\n```\n", OPTS)
+    code = [n for n in p.iter_nodes(doc) if isinstance(n, p.CodeBlock)]
+    assert [c.text for c in code] == ["<b>\n"]
+    assert all("\x01" not in getattr(n, "text", "") for n in p.iter_nodes(doc))

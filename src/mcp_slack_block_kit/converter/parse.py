@@ -845,8 +845,12 @@ def _replace_html_block(
     for node in iter_nodes(sub_root):
         node.start = to_source(node.start)
         node.end = to_source(node.end)
-        if isinstance(node, (Text, CodeBlock)) and mark in node.text:
-            node.text = node.text.replace(mark, "<")
+        if isinstance(node, (Text, CodeBlock)):
+            if mark in node.text:
+                node.text = node.text.replace(mark, "<")
+        elif isinstance(node, Link):  # a destination or title may start a line too
+            node.url = node.url.replace(mark, "<")
+            node.title = node.title.replace(mark, "<")
     new = sub_root.children
     if not new:
         return
