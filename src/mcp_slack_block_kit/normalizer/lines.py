@@ -69,7 +69,10 @@ _QUOTE_RUN = re.compile(r"(?: {0,3}> ?)+")
 _ONE_QUOTE = re.compile(r" {0,3}> ?")
 _LIST_MARKER = re.compile(r" {0,3}(?:[-*+]|[0-9]{1,9}[.)])(?=[ \t]|\Z)")
 # [D2] a line that opens another block ends a table run.
-_BLOCK_START = re.compile(r" {0,3}(?:#{1,6}(?:[ \t]|\Z)|>|[-*+][ \t]|[0-9]{1,9}[.)][ \t])")
+# A bare marker (``-``, ``1.``) counts too, so stripping ``- `` to ``-`` (C5) keeps the table's end.
+_BLOCK_START = re.compile(
+    r" {0,3}(?:#{1,6}(?:[ \t]|\Z)|>|[-*+](?:[ \t]|\Z)|[0-9]{1,9}[.)](?:[ \t]|\Z))"
+)
 _DELIMITER_ROW = re.compile(
     r"[ \t\f]*(?:\|[ \t\f]*)?:?-{3,}:?(?:[ \t\f]*\|[ \t\f]*:?-{3,}:?)*[ \t\f]*(?:\|[ \t\f]*)?\Z"
 )

@@ -20,7 +20,16 @@ from __future__ import annotations
 
 import re
 
-from ..lines import BLANK, INDENTED_CODE, PROSE, TABLE, Line, is_link_reference_definition
+from ..lines import (
+    BLANK,
+    FENCE_CONTENT,
+    FENCE_OPEN,
+    INDENTED_CODE,
+    PROSE,
+    TABLE,
+    Line,
+    is_link_reference_definition,
+)
 from ..mask import pair_backticks
 from .one_line_fence import split_one_liner
 
@@ -136,6 +145,10 @@ def strip_trailing_whitespace(lines: list[Line]) -> list[Line] | None:
             ):
                 continue  # a hard line break (PROSE lines are never whitespace-only)
         elif line.kind is BLANK:
+            if i == n - 1 and i and lines[i - 1].kind in (FENCE_OPEN, FENCE_CONTENT):
+                continue  # guard 5
+            if i and lines[i - 1].ending == "\r" and line.ending.startswith("\n"):
+                continue  # guard 6
             if in_code is None:
                 in_code = _code_neighbours(lines)
             if in_code[i]:
