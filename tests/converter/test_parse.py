@@ -7,6 +7,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mcp_slack_block_kit.converter import parse as p
 from mcp_slack_block_kit.converter.options import Options
@@ -381,3 +383,26 @@ def test_placeholder_never_leaks_from_an_html_block_reparse() -> None:
     code = [n for n in p.iter_nodes(doc) if isinstance(n, p.CodeBlock)]
     assert [c.text for c in code] == ["<b>\n"]
     assert all("\x01" not in getattr(n, "text", "") for n in p.iter_nodes(doc))
+
+
+_PIECES = st.sampled_from([
+    *"#*_~`[]()<>!|-:.@^&\\/ \t0123456789abcxyz", "\n", "\n\n", "> ", "- ", "1. ", "```", "    ",
+    "| a | b |\n|---|---|\n", "![i](https://x.com/i.png)", "[l](https://x.com)", "<!channel>",
+    "<div>", "https://x.com/a", "www.x.com", "a@b.com", "★ ", "é", "日", "&amp;", "\r\n",
+    "- [x] ", "<!-- ", "-->",
+])
+
+
+@settings(max_examples=150)
+@given(st.lists(_PIECES, max_size=60).map("".join))
+def test_ranges_are_nested_and_text_matches_its_source(markdown: str) -> None:
+    """Every range lies inside its parent's; a text node without escapes or entities in
+    its source slice is exactly that slice (what the markdown-block emitter relies on)."""
+    doc = p.parse(markdown, OPTS)
+    for node in p.iter_nodes(doc):
+        for child in node.children:
+            assert node.start <= child.start <= child.end <= node.end, (node, child)
+        if isinstance(node, p.Text) and node.kind == p.TEXT:
+            src = source(doc, node)
+            if "\\" not in src and "&" not in src:
+                assert src == node.text, (node, src)

@@ -88,7 +88,7 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -837,14 +837,17 @@ def _replace_html_block(
     events = parser.events_with_range(sub_text, merge_text=True)
     _build(events, sub_root, sub_src, facts, parser, depth, containers, False)
 
-    def to_source(pos: int) -> int:
-        i = bisect_right(sub_starts, pos) - 1
+    def to_source(pos: int, *, end: bool) -> int:
+        # An end offset on a line boundary belongs to the line before it (the lines are
+        # not contiguous in the source: container prefixes, or the CR of a CRLF, sit
+        # between them).
+        i = max((bisect_left if end else bisect_right)(sub_starts, pos) - 1, 0)
         line = lines[i]
         return min(line.start + (pos - sub_starts[i]), line.end)
 
     for node in iter_nodes(sub_root):
-        node.start = to_source(node.start)
-        node.end = to_source(node.end)
+        node.start = to_source(node.start, end=False)
+        node.end = max(to_source(node.end, end=True), node.start)
         if isinstance(node, (Text, CodeBlock)):
             if mark in node.text:
                 node.text = node.text.replace(mark, "<")
