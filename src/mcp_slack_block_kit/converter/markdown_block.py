@@ -56,10 +56,14 @@ _DISPLAY_ESCAPES = str.maketrans({"\\": "\\\\", "`": "\\`", "[": "\\[", "]": "\\
 _DEST_ESCAPES = str.maketrans({"\\": "\\\\", "`": "\\`"})
 _PAREN_ESCAPES = str.maketrans({"(": "\\(", ")": "\\)"})
 # A continuation line of a paragraph that would start a block once re-parsed (the source
-# line was indented or lazy, which the tree does not record): group 1 is where to put a
-# backslash. An ordered-list number is defused by escaping its `.`/`)` (group 2).
+# line was indented or lazy, which the tree does not record): an ATX heading, a quote, a
+# bullet item, a fence, an HTML block, a setext underline or a thematic break. Group 1 is
+# where the backslash goes; an ordered-item number is defused by escaping its `.`/`)`
+# (group 2).
 _BLOCK_START_LINE = re.compile(
-    r"(?m)(?<=\n)( {0,3})(?=#{1,6}(?:[ \t]|$)|[>+=`~<]|[-*_](?:[ \t]|$)|[-*_]{3}|(?:[-*_] ){2})"
+    r"(?m)(?<=\n)( {0,3})(?="
+    r"#{1,6}(?:[ \t]|$)|>|[-+*](?:[ \t]|$)|`{3,}[^`\n]*$|~{3}|<[A-Za-z/!?]"
+    r"|=+[ \t]*$|-+[ \t]*$|(?:\*[ \t]*){3,}$|(?:_[ \t]*){3,}$)"
     r"|(?<=\n)( {0,3}[0-9]{1,9})(?=[.)](?:[ \t]|$))"
 )
 _BACKTICK_RUN = re.compile(r"`+")
