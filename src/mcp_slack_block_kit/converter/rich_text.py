@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
     from .options import Options
 
-__all__ = ["render_rich_text", "truncate_utf8"]
+__all__ = ["bold_line", "render_rich_text", "truncate_utf8"]
 
 Block = dict[str, Any]
 Element = dict[str, Any]
