@@ -337,3 +337,28 @@ def test_list_indent_is_capped_at_slack_maximum() -> None:
     assert indents == [0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8, 8]
     assert all(f"level {i}" in json.dumps(block) for i in range(12))
     assert_valid_blocks([block])
+
+
+def test_rendering_does_not_mutate_the_document() -> None:
+    """One parsed document can be rendered twice (auto mode may emit, then decompose)."""
+    options = Options(mode="rich_text", block_id_prefix="b")
+    doc = parse(open_example(), options)
+    first = render_rich_text(doc, options)
+    assert render_rich_text(doc, options) == first
+
+
+def test_threads_share_nothing() -> None:
+    """Parsing and rendering from several threads gives the single-threaded result."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    markdown = open_example()
+    expected = json.dumps(rich(markdown))
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda _: json.dumps(rich(markdown)), range(16)))
+    assert all(r == expected for r in results)
+
+
+def open_example() -> str:
+    from pathlib import Path
+
+    return (Path(__file__).parents[2] / "examples" / "deal-summary.md").read_text(encoding="utf-8")
