@@ -40,6 +40,9 @@ MAX_IMAGE_ALT_TEXT_CHARS: Final = 2000
 MAX_IMAGE_URL_CHARS: Final = 3000
 MAX_IMAGE_TITLE_CHARS: Final = 2000
 
+# rich_text lists: Slack accepts indent 0-8.
+MAX_LIST_INDENT: Final = 8
+
 # Tables (one per message).
 MAX_TABLE_ROWS: Final = 100
 MAX_TABLE_COLUMNS: Final = 20

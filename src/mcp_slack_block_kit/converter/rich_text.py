@@ -9,6 +9,7 @@ from ..blocks.limits import (
     MAX_IMAGE_ALT_TEXT_CHARS,
     MAX_IMAGE_TITLE_CHARS,
     MAX_IMAGE_URL_CHARS,
+    MAX_LIST_INDENT,
     MAX_SECTION_TEXT_CHARS,
     MAX_TABLE_COLUMNS,
     MAX_TABLE_ROWS,
@@ -57,9 +58,6 @@ Element = dict[str, Any]
 
 _SPACE: Element = {"type": "text", "text": " "}
 _HEADER_BLOCKERS = frozenset((LINK, IMAGE, CODE))
-# Slack renders (and accepts) rich_text_list indent 0-8 only; deeper levels stay at 8.
-# (Belongs in blocks/limits.py as MAX_LIST_INDENT once that module gains it.)
-_MAX_LIST_INDENT = 8
 _INNER_BLOCKS = frozenset((CODE_BLOCK, TABLE))  # what a list item cannot hold (§8.5)
 _QUOTE_SPLITTERS = frozenset((CODE_BLOCK, LIST, TABLE))  # what a quote cannot hold (§8.4)
 
@@ -276,7 +274,7 @@ class _Walker:
                 return
             element: Element = {"type": "rich_text_list", "style": style}
             if depth:
-                element["indent"] = min(depth, _MAX_LIST_INDENT)
+                element["indent"] = min(depth, MAX_LIST_INDENT)  # deeper levels stay at 8
             offset = max(0, (base - 1) + (consumed - len(run)))
             if offset:
                 element["offset"] = offset
