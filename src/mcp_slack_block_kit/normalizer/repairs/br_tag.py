@@ -33,24 +33,25 @@ def may_fire(text: str) -> bool:
 
 
 def _live_matches(text: str) -> list[re.Match[str]]:
+    matches = list(_BR.finditer(text))
+    if not matches or ("\\" not in text and "`" not in text):
+        return matches  # nothing can be escaped or inside a code span
     live = []
-    spans = None
-    for m in _BR.finditer(text):
+    spans = pair_backticks(text)
+    for m in matches:
         start = m.start()
         j = start
         while j and text[j - 1] == "\\":
             j -= 1
-        if (start - j) % 2:
-            continue
-        if spans is None:
-            spans = pair_backticks(text)
-        if spans.covers(start):
+        if (start - j) % 2 or spans.covers(start):
             continue
         live.append(m)
     return live
 
 
 def _defuse_fence(piece: str) -> str:
+    if "``" not in piece and "~~" not in piece:
+        return piece
     m = _FENCE_RUN.match(piece)
     if m is None or split_one_liner(piece) is not None:
         return piece
