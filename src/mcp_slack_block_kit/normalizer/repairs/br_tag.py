@@ -58,6 +58,32 @@ def _defuse_fence(piece: str) -> str:
     return piece[: m.end()] + "\\" + piece[m.end() :]
 
 
+def _table_row(text: str, live: list[re.Match[str]]) -> str:
+    """Every live tag becomes a space.
+
+    The space can join ``<br`` before it and ``>`` after it into a new tag
+    (``<br<br> >``); such a tag gets its ``<`` escaped, so the row renders the
+    same text and the next pass finds nothing.
+    """
+    pieces = []
+    last = 0
+    for m in live:
+        pieces.append(text[last : m.start()])
+        last = m.end()
+    pieces.append(text[last:])
+    row = " ".join(pieces)
+    again = _live_matches(row)
+    if not again:
+        return row
+    pieces = []
+    last = 0
+    for m in again:
+        pieces += [row[last : m.start()], "\\"]
+        last = m.start()
+    pieces.append(row[last:])
+    return "".join(pieces)
+
+
 def _cut(text: str, live: list[re.Match[str]]) -> list[str]:
     """The pieces of a non-table line cut at its live tags, fence runs defused.
 
@@ -100,13 +126,7 @@ def break_tags(lines: list[Line]) -> list[Line] | None:
             continue
         fired = True
         if line.kind is TABLE:
-            pieces = []
-            last = 0
-            for m in live:
-                pieces.append(text[last : m.start()])
-                last = m.end()
-            pieces.append(text[last:])
-            out.append(line._replace(text=" ".join(pieces)))
+            out.append(line._replace(text=_table_row(text, live)))
             continue
         pieces = _cut(text, live)
         out.extend(Line(piece, PROSE, "\n") for piece in pieces[:-1])
