@@ -16,7 +16,13 @@ import pytest
 from mcp import Client
 
 from mcp_slack_block_kit import InvalidOptionsError
-from mcp_slack_block_kit.server import create_server, is_loopback, split_host_port
+from mcp_slack_block_kit.server import (
+    _host_port,
+    create_server,
+    is_loopback,
+    serve_http,
+    split_host_port,
+)
 from mcp_slack_block_kit.server import http as http_mod
 from server.mcp_harness import HOST, http_transport, run
 
@@ -49,6 +55,15 @@ def test_split_host_port(addr: str, expected: tuple[str, int]) -> None:
 def test_split_host_port_errors(addr: str) -> None:
     with pytest.raises(ValueError, match="invalid"):
         split_host_port(addr)
+
+
+@pytest.mark.parametrize(("host", "port", "expected"), [
+    ("127.0.0.1", 9000, ("127.0.0.1", 9000)), ("127.0.0.1:9001", None, ("127.0.0.1", 9001)),
+    ("[::1]:0", None, ("::1", 0)), ("localhost", None, ("localhost", 8080)),
+    ("::1", None, ("::1", 8080))])
+def test_run_functions_accept_host_and_port_or_one_address(
+        host: str, port: int | None, expected: tuple[str, int]) -> None:
+    assert _host_port(host, port) == expected
 
 
 def test_no_dns_lookups(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -228,9 +243,10 @@ def test_serve_http_embedded_cancellation_is_graceful(fast_timeouts: None) -> No
     server = create_server("test")
 
     with anyio.from_thread.start_blocking_portal() as portal:
+        # The public wrapper, with the address given as one "HOST:PORT" string.
         future = portal.start_task_soon(
-            lambda: http_mod.serve_http(server, HOST, 0,
-                                        ready=lambda h, p: ready.update(host=h, port=p)))
+            lambda: serve_http(server, f"{HOST}:0",
+                               ready=lambda h, p: ready.update(host=h, port=p)))
         deadline = time.monotonic() + 20
         while "port" not in ready and time.monotonic() < deadline:
             time.sleep(0.02)

@@ -32,6 +32,18 @@ __all__ = [
 ]
 
 _Ready = Callable[[str, int], None]
+DEFAULT_PORT = 8080
+
+
+def _host_port(host: str, port: int | None) -> tuple[str, int]:
+    """``(host, port)``, also accepting ``host="HOST:PORT"`` with ``port=None`` (tools.md
+    §11.6 spells the address as one string)."""
+    if port is not None:
+        return host, port
+    try:
+        return split_host_port(host)
+    except ValueError:
+        return host, DEFAULT_PORT
 
 
 def create_server(version: str | None = None) -> MCPServer:
@@ -48,24 +60,24 @@ async def serve_stdio(server: MCPServer) -> None:
     await _serve(server)
 
 
-async def serve_http(server: MCPServer, host: str = "127.0.0.1", port: int = 8080,
+async def serve_http(server: MCPServer, host: str = "127.0.0.1", port: int | None = None,
                      token: str | None = None, *, stateless: bool = False,
                      allowed_hosts: Sequence[str] | None = None,
                      ready: _Ready | None = None) -> None:
     """Serve streamable HTTP at ``http://host:port/mcp`` (async form of ``run_http``)."""
     from .http import serve_http as _serve
 
-    await _serve(server, host, port, token, stateless=stateless, allowed_hosts=allowed_hosts,
-                 ready=ready)
+    await _serve(server, *_host_port(host, port), token, stateless=stateless,
+                 allowed_hosts=allowed_hosts, ready=ready)
 
 
-async def serve_sse(server: MCPServer, host: str = "127.0.0.1", port: int = 8080,
+async def serve_sse(server: MCPServer, host: str = "127.0.0.1", port: int | None = None,
                     token: str | None = None, *, allowed_hosts: Sequence[str] | None = None,
                     ready: _Ready | None = None) -> None:
     """Serve legacy HTTP+SSE, stream at ``GET /`` (async form of ``run_sse``)."""
     from .http import serve_sse as _serve
 
-    await _serve(server, host, port, token, allowed_hosts=allowed_hosts, ready=ready)
+    await _serve(server, *_host_port(host, port), token, allowed_hosts=allowed_hosts, ready=ready)
 
 
 def run_stdio(server: MCPServer) -> None:
@@ -75,10 +87,13 @@ def run_stdio(server: MCPServer) -> None:
     anyio.run(serve_stdio, server)
 
 
-def run_http(server: MCPServer, host: str = "127.0.0.1", port: int = 8080,
+def run_http(server: MCPServer, host: str = "127.0.0.1", port: int | None = None,
              token: str | None = None, *, stateless: bool = False,
              allowed_hosts: Sequence[str] | None = None, ready: _Ready | None = None) -> None:
     """Serve streamable HTTP at ``http://host:port/mcp``; blocks until SIGINT/SIGTERM.
+
+    ``host`` may also be a whole ``"HOST:PORT"`` address (with ``port`` left out); the default
+    is ``127.0.0.1:8080``.
 
     ``token`` enables bearer auth on every request. ``stateless=True`` serves stateless HTTP
     with JSON responses (for several replicas behind a load balancer). A non-loopback ``host``
@@ -94,7 +109,7 @@ def run_http(server: MCPServer, host: str = "127.0.0.1", port: int = 8080,
     anyio.run(main)
 
 
-def run_sse(server: MCPServer, host: str = "127.0.0.1", port: int = 8080,
+def run_sse(server: MCPServer, host: str = "127.0.0.1", port: int | None = None,
             token: str | None = None, *, allowed_hosts: Sequence[str] | None = None,
             ready: _Ready | None = None) -> None:
     """Serve legacy HTTP+SSE (GET ``/`` opens the stream); blocks until SIGINT/SIGTERM."""
