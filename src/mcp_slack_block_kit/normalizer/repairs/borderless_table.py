@@ -27,10 +27,12 @@ def add_outer_pipes(lines: list[Line]) -> list[Line] | None:
         if line.kind is not TABLE:
             continue
         text = line.text
-        stripped = text.strip()
+        # Only the white space a delimiter row may carry: trimming more (a no-break
+        # space) could turn a row into a delimiter row and grow the table next pass.
+        stripped = text.strip(" \t\f")
         if not stripped or (stripped[0] == "|" and stripped[-1] == "|"):
             continue
-        indent = text[: len(text) - len(text.lstrip(" \t"))]
+        indent = text[: len(text) - len(text.lstrip(" \t\f"))]
         row = stripped if stripped[0] == "|" else "| " + stripped
         if row[-1] != "|":
             row += " |"
