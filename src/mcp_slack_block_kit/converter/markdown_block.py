@@ -55,18 +55,20 @@ _URL_ESCAPES = str.maketrans({
 _DISPLAY_ESCAPES = str.maketrans({"\\": "\\\\", "`": "\\`", "[": "\\[", "]": "\\]"})
 _DEST_ESCAPES = str.maketrans({"\\": "\\\\", "`": "\\`"})
 _PAREN_ESCAPES = str.maketrans({"(": "\\(", ")": "\\)"})
-# A continuation line of a paragraph that would start a block once re-parsed (the source
-# line was indented or lazy, which the tree does not record): an ATX heading, a quote, a
-# bullet item, a fence, an HTML block, a setext underline or a thematic break. Group 1 is
-# where the backslash goes; an ordered-item number is defused by escaping its `.`/`)`
-# (group 2).
+# A paragraph line that would start a block once re-parsed (a continuation line whose
+# source was indented or lazy, which the tree does not record, or a first line made by the
+# bullet rescue or the HTML-block re-parse): an ATX heading, a quote, a
+# bullet item, a fence, a setext underline or a thematic break (a line-leading `<` is
+# already `&lt;` unless the caller allowed raw text). Group 1 is where the backslash
+# goes; an ordered-item number is defused by escaping its `.`/`)` (group 2).
 _BLOCK_START_LINE = re.compile(
-    r"(?m)(?<=\n)( {0,3})(?="
-    r"#{1,6}(?:[ \t]|$)|>|[-+*](?:[ \t]|$)|`{3,}[^`\n]*$|~{3}|<[A-Za-z/!?]"
+    r"(?m)^( {0,3})(?="
+    r"#{1,6}(?:[ \t]|$)|>|[-+*](?:[ \t]|$)|`{3,}[^`\n]*$|~{3}"
     r"|=+[ \t]*$|-+[ \t]*$|(?:\*[ \t]*){3,}$|(?:_[ \t]*){3,}$)"
-    r"|(?<=\n)( {0,3}[0-9]{1,9})(?=[.)](?:[ \t]|$))"
+    r"|^( {0,3}[0-9]{1,9})(?=[.)](?:[ \t]|$))"
 )
 _BACKTICK_RUN = re.compile(r"`+")
+_BARE_BACKTICK = re.compile(r"(?<!\\)`")
 # A closing fence may be indented up to three spaces, so those runs count too.
 _LINE_START_BACKTICKS = re.compile(r"^ {0,3}(`+)", re.MULTILINE)
 _UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
@@ -122,6 +124,15 @@ class _Emitter:
                 return raw
         return text
 
+    def run_text(self, run: list[str]) -> str:
+        """Adjacent text/HTML in source form, escaped per policy. A backtick still bare in
+        the source form is literal (an unmatched run), so it is backslash-escaped: it could
+        otherwise pair with a code-span delimiter written next to it."""
+        text = run[0] if len(run) == 1 else "".join(run)
+        if "`" in text:
+            text = _BARE_BACKTICK.sub(r"\\`", text)
+        return self.escape(text)
+
     def inline(self, nodes: list[Node], out: list[str], in_cell: bool = False) -> None:
         """Append the Markdown of inline ``nodes`` to ``out``."""
         run: list[str] = []  # adjacent text/HTML: escaped together so tokens still match
@@ -132,7 +143,7 @@ class _Emitter:
                 run.append(self._text_form(node))
                 continue
             if run:
-                out.append(self.escape("".join(run)))
+                out.append(self.run_text(run))
                 run.clear()
             if kind is SOFT_BREAK:
                 out.append("\n")
@@ -163,7 +174,7 @@ class _Emitter:
             else:  # a block node in inline position cannot happen; keep its text
                 out.append(self.escape(plain_text(node)))
         if run:
-            out.append(self.escape("".join(run)))
+            out.append(self.run_text(run))
 
     def destination(self, url: str, in_cell: bool) -> str:
         """A link destination: percent-encoded per policy, Markdown-significant characters
@@ -199,7 +210,7 @@ class _Emitter:
         if len(nodes) == 1 and nodes[0].kind is TEXT:  # most cells, items and short lines
             node = nodes[0]
             assert isinstance(node, Text)
-            return self.escape(self._text_form(node))
+            return self.run_text([self._text_form(node)])
         out: list[str] = []
         self.inline(nodes, out, in_cell)
         return "".join(out)
@@ -210,24 +221,26 @@ class _Emitter:
         """Render block ``nodes`` separated by blank lines (trailing newlines trimmed)."""
         parts: list[str] = []
         previous: Node | None = None
+        alternate = False
         for node in nodes:
-            part = self.block(node, _adjacent_list(previous, node))
+            flip = _adjacent_list(previous, node) and not alternate
+            part = self.block(node, previous, flip)
             if part:
                 parts.append(part)
-                previous = node
+                previous, alternate = node, flip
         return "\n\n".join(parts).rstrip("\n")
 
-    def block(self, node: Node, alternate: bool = False) -> str:
+    def block(self, node: Node, previous: Node | None = None, alternate: bool = False) -> str:
         """Render one block without its trailing block break.
 
-        ``alternate``: the node is a list right after a list of the same type, which must
-        use the other bullet (``*``) or delimiter (``)``) or it would merge into it.
+        ``previous`` is the sibling rendered just before it: indented code right after a
+        list is fenced, or it would be read as part of the list. ``alternate`` makes a
+        list use the other bullet (``*``) or delimiter (``)``), which a list directly after
+        a list of the same type needs so the two do not merge.
         """
         kind = node.kind
         if kind is PARAGRAPH:
             text = self.inline_text(node.children)
-            if "\n" in text:
-                text = _BLOCK_START_LINE.sub(r"\1\2\\", text)
             if self.escaping and "`" in text and text.lstrip(" ").startswith("<"):
                 # A paragraph that starts with a kept `<!subteam^…>`/`<!date^…>` token opens
                 # an HTML block for CommonMark readers, which then do not see its code spans
@@ -237,7 +250,7 @@ class _Emitter:
                     text = self.inline_text(node.children)
                 finally:
                     self.code_escape = False
-            return text
+            return _BLOCK_START_LINE.sub(r"\1\2\\", text)
         if kind is HEADING:
             assert isinstance(node, Heading)
             body = self.inline_text(node.children)
@@ -258,7 +271,7 @@ class _Emitter:
             return "\n".join(["> " + line if line else ">" for line in body.split("\n")])
         if kind is CODE_BLOCK:
             assert isinstance(node, CodeBlock)
-            return _code_block(node)
+            return _code_block(node, previous is not None and previous.kind is LIST)
         if kind is RULE:
             return "---"
         if kind is TABLE:
@@ -287,7 +300,13 @@ class _Emitter:
                 continue
             pad = " " * len(marker)
             first, *rest = body.split("\n")
-            lines.append(marker_line + first)
+            if marker_line is not marker and item.children[0].kind is not PARAGRAPH:
+                # A task box is followed by inline text; a block after it (a heading, a
+                # fence) starts on the next line, as it must have in the source.
+                lines.append(marker_line.rstrip(" "))
+                rest.insert(0, first)
+            else:
+                lines.append(marker_line + first)
             lines.extend([pad + line if line else "" for line in rest])
         return "\n".join(lines)
 
@@ -297,11 +316,20 @@ class _Emitter:
         out: list[str] = []
         after_paragraph = False
         previous: Node | None = None
+        alternate = False
         for child in children:
-            text = self.block(child, _adjacent_list(previous, child))
+            flip = _adjacent_list(previous, child) and not alternate
+            # `- ---` would read as one thematic break, so a rule in an item is `***`; code
+            # is fenced (indented code there depends on exact columns, `-     x` is code).
+            if child.kind is RULE:
+                text = "***"
+            elif child.kind is CODE_BLOCK and isinstance(child, CodeBlock):
+                text = _code_block(child, force_fence=True)
+            else:
+                text = self.block(child, previous, flip)
             if not text:
                 continue
-            previous = child
+            previous, alternate = child, flip
             if child.kind is PARAGRAPH:
                 out.append(text + "\n")
                 after_paragraph = True
@@ -351,7 +379,8 @@ def _interrupts_paragraph(node: Node) -> bool:
     if node.kind is LIST:
         assert isinstance(node, ListNode)
         return not node.ordered or node.start_number == 1
-    return node.kind in (HEADING, QUOTE, RULE) or (
+    # Not RULE: `---` right under a paragraph line would make it a setext heading.
+    return node.kind in (HEADING, QUOTE) or (
         node.kind is CODE_BLOCK and isinstance(node, CodeBlock) and node.fenced)
 
 
@@ -366,9 +395,9 @@ def _code_span(content: str) -> str:
     return fence + content + fence
 
 
-def _code_block(node: CodeBlock) -> str:
+def _code_block(node: CodeBlock, force_fence: bool = False) -> str:
     content = node.text
-    if not node.fenced:
+    if not node.fenced and not force_fence:
         lines = content[:-1].split("\n") if content.endswith("\n") else content.split("\n")
         return "\n".join(["    " + line for line in lines])
     longest = 0
