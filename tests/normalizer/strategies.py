@@ -13,6 +13,9 @@ TOKENS = [
     "&amp;", "&lt;", "&gt;", "&#65;", "&#10;", "&#x0A;", "&lt;!channel&gt;", "&amp;lt;",
     "•", "◦ ", "● ", "—", "–", "’", "…", "go ", "py ", "```go x```", "<https://x.y/a—b>",
     "[l](http://x/a–b)", "_", "\x00", "\u00a0", "\u2028", "\ud800", "é", "🟢",
+    # shapes the fuzzer once broke on: tables, containers around fences, CR before LF
+    "| a | b |\n", "|---|---|\n", "a | b\n", "---|---\n", "> ```\n", "- ```\n", "\n  x",
+    "\n> ", "~~~py x~~~", " \r", "<br", "]\n(", "\x0c", "\u3000", "[a]: /u\n", "-x\n",
 ]
 
 token_text = st.lists(st.sampled_from(TOKENS), max_size=40).map("".join)
