@@ -19,7 +19,8 @@ import re
 from ..lines import BLANK, PROSE, TABLE, Line
 from ..mask import pair_backticks
 
-_TILDE = re.compile(r"(?<=[A-Za-z0-9])~(?=[A-Za-z0-9])")
+# Starts with the literal "~" so the regex engine can skip to it quickly.
+_TILDE = re.compile(r"~(?<=[A-Za-z0-9]~)(?=[A-Za-z0-9])")
 _SCOPE = (PROSE, BLANK, TABLE)
 
 

@@ -33,14 +33,19 @@ from ..lines import (
 from ..mask import pair_backticks
 from .one_line_fence import split_one_liner
 
-_MAY_FIRE = re.compile(r"[ \t](?:[\r\n]|\Z)")
 _LIST_ITEM = re.compile(r" {0,3}(?:[-*+]|[0-9]{1,9}[.)]) ")
 _SCOPE = (PROSE, BLANK, TABLE)
 
 
 def may_fire(text: str) -> bool:
     """Cheap pre-check on the whole document."""
-    return _MAY_FIRE.search(text) is not None
+    return (
+        " \n" in text
+        or "\t\n" in text
+        or " \r" in text
+        or "\t\r" in text
+        or text.endswith((" ", "\t"))
+    )
 
 
 def _v4_line(line: Line) -> bool:

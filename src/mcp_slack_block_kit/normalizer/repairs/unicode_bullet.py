@@ -24,7 +24,7 @@ _ANY = re.compile("[" + GLYPHS + "]")
 
 def may_fire(text: str) -> bool:
     """Cheap pre-check on the whole document."""
-    return _ANY.search(text) is not None
+    return not text.isascii() and _ANY.search(text) is not None
 
 
 def replace_bullet_glyphs(lines: list[Line]) -> list[Line] | None:

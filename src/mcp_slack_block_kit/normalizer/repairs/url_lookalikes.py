@@ -37,7 +37,11 @@ _SCOPE = (PROSE, BLANK, TABLE)
 
 def may_fire(text: str) -> bool:
     """Cheap pre-check on the whole document."""
-    return ("](" in text or "<" in text) and _LOOKALIKE.search(text) is not None
+    return (
+        not text.isascii()
+        and ("](" in text or "<" in text)
+        and _LOOKALIKE.search(text) is not None
+    )
 
 
 def _destinations(text: str) -> list[tuple[int, int, int]]:
