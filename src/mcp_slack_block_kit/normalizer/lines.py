@@ -172,9 +172,14 @@ def classify(text: str) -> list[Line]:
 
     ``reassemble(classify(s)) == s`` for every string ``s``.
     """
-    parts = _EOL.split(text)
-    texts = parts[0::2]
-    endings = [*parts[1::2], ""]
+    if "\r" in text:
+        parts = _EOL.split(text)
+        texts = parts[0::2]
+        endings = [*parts[1::2], ""]
+    else:  # the common case, without the regex
+        texts = text.split("\n")
+        endings = ["\n"] * (len(texts) - 1)
+        endings.append("")
     n = len(texts)
     kinds = [PROSE] * n
     prefixes = [0] * n
@@ -336,7 +341,7 @@ def classify(text: str) -> list[Line]:
                 fence_depth = depth
             prev_blank = False
             continue
-        if is_blank(line):
+        if not line.strip():  # is_blank, inlined: this loop is the hot path
             kinds[i] = BLANK
             in_indented = False
             table_active = False
@@ -351,8 +356,12 @@ def classify(text: str) -> list[Line]:
         prev_blank = False
         if table_active and _BLOCK_START.match(line) is not None:
             table_active = False
-        if i > 0 and kinds[i - 1] is PROSE and delimiter_row(line) and (
-            "|" in line or "|" in texts[i - 1]
+        if (
+            "---" in line
+            and i > 0
+            and kinds[i - 1] is PROSE
+            and ("|" in line or "|" in texts[i - 1])
+            and _DELIMITER_ROW.match(line) is not None
         ):
             kinds[i - 1] = TABLE
             kinds[i] = TABLE
