@@ -29,6 +29,7 @@ from mcp_slack_block_kit.blocks.limits import (
     MAX_IMAGE_ALT_TEXT_CHARS,
     MAX_IMAGE_TITLE_CHARS,
     MAX_IMAGE_URL_CHARS,
+    MAX_LIST_INDENT,
     MAX_MARKDOWN_BLOCK_SUM,
     MAX_SECTION_TEXT_CHARS,
     MAX_TABLE_COLUMNS,
@@ -80,9 +81,6 @@ _INLINE_KEYS: dict[str, frozenset[str]] = {
     "date": frozenset({"type", "timestamp", "format", "url", "fallback"}),
     "color": frozenset({"type", "value"}),
 }
-# Slack's Block Kit Builder rejects rich_text_list `indent` above 8 (@slack/types documents
-# "a number from 0 (default) to 8"). Not (yet) in blocks/limits.py, which the converter reads.
-MAX_RICH_TEXT_LIST_INDENT = 8
 _STYLE_KEYS = frozenset({"bold", "italic", "strike", "code", "underline"})
 _ALIGNS = frozenset({"left", "center", "right"})
 
@@ -230,8 +228,8 @@ class _Checker:
                     if not isinstance(v, int) or isinstance(v, bool) or v < 0:
                         self.bad(f"{p}/{key}", f"{key} must be a non-negative integer")
                 indent = el.get("indent", 0)
-                if isinstance(indent, int) and indent > MAX_RICH_TEXT_LIST_INDENT:
-                    self.bad(f"{p}/indent", f"indent {indent}; max {MAX_RICH_TEXT_LIST_INDENT}")
+                if isinstance(indent, int) and indent > MAX_LIST_INDENT:
+                    self.bad(f"{p}/indent", f"indent {indent}; max {MAX_LIST_INDENT}")
                 if el.get("border", 0) not in (0, 1):
                     self.bad(f"{p}/border", "border must be 0 or 1")
                 for j, item in enumerate(kids):
