@@ -252,3 +252,45 @@ def test_schema_violations_are_error_results(arguments: dict[str, Any]) -> None:
     result = call(TOOL, arguments)
     assert result.is_error is True
     assert result.structured_content is None
+
+
+def corpus_messages() -> list[str]:
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    files = sorted((root / "benchmarks" / "corpus").glob("*.md")) or \
+        sorted((root / "examples").glob("*.md"))
+    return [f.read_text(encoding="utf-8") for f in files]
+
+
+@pytest.mark.parametrize("mode", ["auto", "rich_text", "section_mrkdwn"])
+def test_tool_output_equals_the_library(mode: str) -> None:
+    """The server only adapts: blocks, fallback and warnings are the library's, for every
+    corpus message, with many calls in flight on one session at once."""
+    import anyio
+    from mcp import Client
+
+    from mcp_slack_block_kit import convert as library_convert
+    from server.mcp_harness import run, server
+
+    messages = corpus_messages()
+    assert messages
+    results: dict[int, Any] = {}
+
+    async def go() -> None:
+        async with Client(server(), mode="legacy") as client:
+            async def one(i: int, md: str) -> None:
+                results[i] = await client.call_tool(TOOL, {
+                    "markdown": md, "mode": mode, "return_preview_url": False})
+
+            async with anyio.create_task_group() as tg:
+                for i, md in enumerate(messages):
+                    tg.start_soon(one, i, md)
+
+    run(go)
+    for i, md in enumerate(messages):
+        expected = library_convert(md, mode=mode)
+        out = structured(results[i])
+        assert out["blocks"] == expected.blocks
+        assert out["text_fallback"] == expected.text_fallback
+        assert out["warnings"] == list(expected.warnings)

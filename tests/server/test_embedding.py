@@ -229,13 +229,14 @@ class mcp_app_lifespan:
 @pytest.fixture
 def fast_timeouts(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(http_mod, "HEADER_READ_TIMEOUT", 0.5)
+    monkeypatch.setattr(http_mod, "IDLE_TIMEOUT", 1)
     yield
 
 
 @pytest.mark.network
 def test_serve_http_embedded_cancellation_is_graceful(fast_timeouts: None) -> None:
     """Embedded in another event loop: ready() reports the port, cancellation shuts down
-    cleanly (no exception) even with a live session, and the header timeout applies."""
+    cleanly even with a live session, and the header-read and idle timeouts apply."""
     import socket
     import time
 
@@ -265,6 +266,16 @@ def test_serve_http_embedded_cancellation_is_graceful(fast_timeouts: None) -> No
             started = time.monotonic()
             assert slow.recv(100) == b""
             assert time.monotonic() - started < 5
+        with socket.create_connection((HOST, ready["port"]), timeout=10) as idle:
+            idle.sendall(b"GET /nothing HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            reply = b""
+            while b"\r\n\r\n" not in reply:
+                reply += idle.recv(4096)
+            assert reply.startswith(b"HTTP/1.1 404")
+            started = time.monotonic()
+            while idle.recv(4096):  # the body, then EOF when the idle timeout closes it
+                pass
+            assert 0.5 < time.monotonic() - started < 5
         started = time.monotonic()
         future.cancel()
         with pytest.raises(concurrent.futures.CancelledError):

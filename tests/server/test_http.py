@@ -156,6 +156,22 @@ def test_sse_connect_and_call(token: str | None) -> None:
             assert resp.status_code == 401
 
 
+def test_sse_hardening() -> None:
+    """The SSE transport has the same body cap and Host/Origin checks."""
+    with ServerProcess("--sse-addr", f"{HOST}:0") as proc:
+        big = httpx.post(proc.base + "/messages/?session_id=abc", content=b"x" * (MIB + 2048),
+                         headers=JSON_HEADERS, timeout=30)
+        assert big.status_code == 413
+        bad_host = httpx.get(proc.base + "/", headers={"Host": "evil.example.com"}, timeout=10)
+        assert bad_host.status_code == 421
+        bad_origin = httpx.get(proc.base + "/", headers={"Origin": "https://evil.example.com"},
+                               timeout=10)
+        assert bad_origin.status_code == 403
+        status, took = proc.stop()
+        assert status == 0
+        assert took < 6
+
+
 # ---------------------------------------------------------------- bearer auth
 
 
