@@ -5,14 +5,17 @@ Fires when (numbered guards):
 1. the line is TABLE ([D1]: ``Title\\n---`` is no table; [D2]: ``# H`` after a
    table is no row);
 2. the row, without surrounding white space, is not empty and does not both
-   start and end with ``|``.
+   start and end with ``|``;
+3. the row is not a header shaped like a delimiter row under a PROSE line:
+   piped, ``---`` would start a table one line higher on the next pass
+   (``t\n---\n|---|`` keeps its ``---``).
 
 The original leading spaces/TABs are kept; ``| `` and `` |`` are added where missing.
 """
 
 from __future__ import annotations
 
-from ..lines import TABLE, Line
+from ..lines import PROSE, TABLE, Line, delimiter_row
 
 
 def may_fire(text: str) -> bool:
@@ -32,6 +35,8 @@ def add_outer_pipes(lines: list[Line]) -> list[Line] | None:
         stripped = text.strip(" \t\f")
         if not stripped or (stripped[0] == "|" and stripped[-1] == "|"):
             continue
+        if i and lines[i - 1].kind is PROSE and delimiter_row(text):
+            continue  # guard 3
         indent = text[: len(text) - len(text.lstrip(" \t\f"))]
         row = stripped if stripped[0] == "|" else "| " + stripped
         if row[-1] != "|":
