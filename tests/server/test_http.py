@@ -361,8 +361,8 @@ def test_shutdown_with_live_session_is_quick(flags: list[str]) -> None:
         assert took < 6
 
 
-def test_sigint_exits_zero(plain: ServerProcess) -> None:
-    """SIGINT is a normal shutdown too (a separate process, not the shared fixture)."""
+def test_sigint_exits_zero() -> None:
+    """SIGINT is a normal shutdown too."""
     import signal
 
     with ServerProcess("--http-addr", f"{HOST}:0") as proc:
@@ -384,6 +384,7 @@ def test_port_in_use_fails_cleanly(plain: ServerProcess) -> None:
     assert done.stdout == ""
 
 
+@pytest.mark.slow
 def test_header_read_timeout_closes_slow_clients(plain: ServerProcess) -> None:
     """A client that never finishes its request head is disconnected (slow loris)."""
     sock = socket.create_connection((HOST, plain.port), timeout=20)
