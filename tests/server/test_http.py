@@ -304,6 +304,15 @@ def heavy_preview_call(ident: int) -> bytes:
                ident)
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process (Linux /proc)."""
+    import os
+    from pathlib import Path
+
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def test_sigterm_with_calls_in_flight_exits_zero() -> None:
     """SIGTERM while calls run: they complete, then the process exits with status 0."""
     with ServerProcess("--http-addr", f"{HOST}:0", "--stateless") as proc:
@@ -317,12 +326,18 @@ def test_sigterm_with_calls_in_flight_exits_zero() -> None:
                 statuses.append(resp.status_code)
                 assert resp.json()["result"]["isError"] is False
 
+        assert proc.proc is not None
+        pid = proc.proc.pid
+
         async def scenario() -> tuple[int, float]:
             async with anyio.create_task_group() as tg:
                 for _ in range(2):
                     tg.start_soon(heavy)
-                # Wait until the server reports work in progress, then signal.
-                await anyio.sleep(0.4)
+                # Signal once the server is visibly busy with the calls (CPU time rising).
+                baseline = cpu_seconds(pid)
+                with anyio.move_on_after(10):
+                    while cpu_seconds(pid) - baseline < 0.15:
+                        await anyio.sleep(0.02)
                 result = await anyio.to_thread.run_sync(proc.stop)
             return result
 
