@@ -297,6 +297,10 @@ def classify(text: str) -> list[Line]:
                     width = jcol - start_col
                     pos = j
                 col = start_col + width
+                if cont and cont[-1].endswith(">"):
+                    # Written out, the quote marker would take one of the item's spaces as
+                    # its optional space (``>- ```` continues as ``>   ``), so add it.
+                    cont[-1] += " "
                 cont.append(" " * width)
                 stack.append(width)
                 before.append(depth)
