@@ -58,13 +58,14 @@ _PAREN_ESCAPES = str.maketrans({"(": "\\(", ")": "\\)"})
 # A paragraph line that would start a block once re-parsed (a continuation line whose
 # source was indented or lazy, which the tree does not record, or a first line made by the
 # bullet rescue or the HTML-block re-parse): an ATX heading, a quote, a
-# bullet item, a fence, a setext underline or a thematic break (a line-leading `<` is
+# bullet item, a fence, a setext underline, a thematic break or a link reference
+# definition (a line-leading `<` is
 # already `&lt;` unless the caller allowed raw text). Group 1 is where the backslash
 # goes; an ordered-item number is defused by escaping its `.`/`)` (group 2).
 _BLOCK_START_LINE = re.compile(
     r"(?m)^( {0,3})(?="
     r"#{1,6}(?:[ \t]|$)|>|[-+*](?:[ \t]|$)|`{3,}[^`\n]*$|~{3}"
-    r"|=+[ \t]*$|-+[ \t]*$|(?:\*[ \t]*){3,}$|(?:_[ \t]*){3,}$)"
+    r"|=+[ \t]*$|-+[ \t]*$|(?:\*[ \t]*){3,}$|(?:_[ \t]*){3,}$|\[[^\]\n]*\]:)"
     r"|^( {0,3}[0-9]{1,9})(?=[.)](?:[ \t]|$))"
 )
 _BACKTICK_RUN = re.compile(r"`+")
@@ -145,10 +146,16 @@ class _Emitter:
             if run:
                 out.append(self.run_text(run))
                 run.clear()
-            if kind is SOFT_BREAK:
-                out.append("\n")
-            elif kind is HARD_BREAK:
-                out.append("  \n")
+            if kind is SOFT_BREAK or kind is HARD_BREAK:
+                # Spaces before a line ending belong to the break, never to the text.
+                if out and out[-1].endswith((" ", "\t")):
+                    out[-1] = out[-1].rstrip(" \t")
+                if kind is SOFT_BREAK:
+                    out.append("\n")
+                elif out and not out[-1].endswith("\n"):
+                    out.append("  \n")
+                else:  # on an otherwise empty line two spaces would make a blank line
+                    out.append("\\\n")
             elif kind is CODE:
                 assert isinstance(node, Text)
                 out.append(_code_span(self.escape(node.text) if self.code_escape
@@ -250,7 +257,10 @@ class _Emitter:
                     text = self.inline_text(node.children)
                 finally:
                     self.code_escape = False
-            return _BLOCK_START_LINE.sub(r"\1\2\\", text)
+            while text.startswith("  \n"):  # a leading hard break would be a blank line
+                text = text[3:]
+            # Trailing blanks are invisible; the parser drops them too.
+            return _BLOCK_START_LINE.sub(r"\1\2\\", text.rstrip(" \t"))
         if kind is HEADING:
             assert isinstance(node, Heading)
             body = self.inline_text(node.children)
@@ -319,10 +329,10 @@ class _Emitter:
         alternate = False
         for child in children:
             flip = _adjacent_list(previous, child) and not alternate
-            # `- ---` would read as one thematic break, so a rule in an item is `***`; code
-            # is fenced (indented code there depends on exact columns, `-     x` is code).
+            # `- ---` or `* ***` would read as one thematic break, so a rule in an item is
+            # `___`; code is fenced (indented code there depends on exact columns).
             if child.kind is RULE:
-                text = "***"
+                text = "___"
             elif child.kind is CODE_BLOCK and isinstance(child, CodeBlock):
                 text = _code_block(child, force_fence=True)
             else:
@@ -379,9 +389,9 @@ def _interrupts_paragraph(node: Node) -> bool:
     if node.kind is LIST:
         assert isinstance(node, ListNode)
         return not node.ordered or node.start_number == 1
-    # Not RULE: `---` right under a paragraph line would make it a setext heading.
-    return node.kind in (HEADING, QUOTE) or (
-        node.kind is CODE_BLOCK and isinstance(node, CodeBlock) and node.fenced)
+    # Code in an item is always fenced, and a fence may interrupt a paragraph. Not RULE:
+    # `---` right under a paragraph line would make it a setext heading.
+    return node.kind in (HEADING, QUOTE, CODE_BLOCK)
 
 
 def _code_span(content: str) -> str:
