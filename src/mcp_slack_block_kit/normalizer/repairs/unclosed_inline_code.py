@@ -9,7 +9,10 @@ runs are paired across the whole paragraph, so ``- `one\\n- two``` stays):
 4. Guard 2: *L* holds a non-backtick character after *first*;
 5. Guard 4 ([D26]): no later line of the paragraph holds a backtick
    (``Use `foo\\nthen ``x`` stays);
-6. link reference definition lines take no part (``[foo]: /url "a `title"`` stays).
+6. link reference definition lines take no part (``[foo]: /url "a `title"`` stays);
+7. *L* does not end with an odd number of backslashes: V1 left such a line
+   alone (its closer would be escaped), and a backtick after it would make V1
+   fire on the next pass (``*a `b\\``).
 
 Result: as many backticks as *first* has are appended to *L*.
 """
@@ -49,6 +52,8 @@ def close_inline_code(lines: list[Line]) -> list[Line] | None:
             continue
         if any("`" in t for t in texts[k + 1 :]):
             continue
+        if (len(text) - len(text.rstrip("\\"))) % 2:
+            continue  # guard 7
         if out is None:
             out = list(lines)
         line = lines[start + k]
