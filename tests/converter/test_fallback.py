@@ -236,3 +236,14 @@ def test_bounded_strip_matches_full_strip(text: str) -> None:
     if len(expected) > 150:
         expected = expected[:149] + "…"
     assert derive_text_fallback([block]) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("hi <@U123ABC>", "hi @U123ABC"),
+    ("see <#C12345>", "see #C12345"),
+    ("cc <!subteam^S98765>", "cc @S98765"),
+    ("<!channel> and <!here>", "&lt;!channel&gt; and &lt;!here&gt;"),
+])
+def test_section_mention_tokens_read_like_rich_text_mentions(text: str, expected: str) -> None:
+    """Typed mention tokens in section text read as @ID / #ID; broadcasts stay escaped."""
+    assert derive_text_fallback([section(text)]) == expected

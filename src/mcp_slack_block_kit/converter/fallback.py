@@ -17,6 +17,9 @@ _ELLIPSIS = "…"
 # strip() rules 1-3, in order (ASCII whitespace classes, spec README §1).
 _SLACK_LINK = re.compile(r"<[^|> \t\n\f\r]+\|([^>]+)>")
 _ANGLE_URL = re.compile(r"<([A-Za-z][A-Za-z0-9+.\-]{1,31}:[^|> \t\n\f\r]+)>")
+# Bare typed-mention tokens a section_mrkdwn section carries (`mention_map`): shown as
+# `@U…`, `#C…`, `@S…`, like rich_text user elements (§12.1). Broadcasts never match.
+_MENTION_TOKEN = re.compile(r"<(@|#|!subteam\^)([A-Z0-9]{3,})>")
 _MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
 # Whitespace that collapsing changes: any TAB/LF/CR/FF, or two or more characters in a row
 # (single spaces, by far the most common case, are not matched at all).
@@ -33,6 +36,10 @@ _MARKUP_RUN = re.compile(r"[*_~`]+")
 _MARKUP_CHAR = re.compile(r"\\([!-/:-@\[-`{-~])|[*_~`]")
 
 
+def _mention_text(match: re.Match[str]) -> str:
+    return ("#" if match.group(1) == "#" else "@") + match.group(2)
+
+
 def _unescape_or_drop(match: re.Match[str]) -> str:
     # An escaped punctuation character is literal content and is kept (even `*`);
     # a bare emphasis or code character is dropped.
@@ -46,6 +53,8 @@ def _strip_markup(text: str) -> str:
     """
     if "<" in text:
         text = _ANGLE_URL.sub(r"\1", _SLACK_LINK.sub(r"\1", text))
+        if "<" in text:
+            text = _MENTION_TOKEN.sub(_mention_text, text)
     if "](" in text:
         text = _MD_LINK.sub(r"\1", text)
     if "#" in text or ">" in text:
