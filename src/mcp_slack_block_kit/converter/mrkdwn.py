@@ -190,7 +190,7 @@ class _Walker:
 
     def link(self, node: Link) -> str:
         url = node.url.translate(_URL_ESCAPES)
-        label = plain_text(node)
+        label = plain_text(node).strip()  # `[Q3 roadmap\n](u)`: no blank inside the token
         if node.autolink:
             return f"<{url}>" if label == node.url or not label else (
                 f"<{url}|{self.escape(label)}>")
