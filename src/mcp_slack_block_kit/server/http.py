@@ -2,8 +2,8 @@
 
 The ASGI stack around the SDK's app, outermost first (tools.md §11.5)::
 
-    bearer auth (every path and method) -> 1 MiB body cap -> stream tracker -> SDK app
-                                                                 (Host/Origin checks inside)
+    bearer auth (every path and method) -> 1 MiB body cap -> stream tracker
+        -> [stateless: 405 for GET/DELETE] -> SDK app (Host/Origin checks inside)
 
 ``serve_http`` / ``serve_sse`` run it under uvicorn with our own signal handling, so SIGINT and
 SIGTERM end in a normal return (exit status 0) after in-flight calls have finished.
