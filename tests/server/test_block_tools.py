@@ -303,3 +303,51 @@ def test_reverse_payload_with_empty_blocks() -> None:
     """markdown is always present, possibly empty."""
     assert structured(call("block_kit_to_markdown", {"payload": {"blocks": []}})) == \
         {"markdown": ""}
+
+
+# ---------------------------------------------------------------- engine failures (not expected)
+
+
+def test_preview_failure_is_a_tool_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import mcp_slack_block_kit.blocks.preview as preview
+
+    def broken(blocks: Any) -> Any:
+        raise ValueError("cannot serialise")
+
+    monkeypatch.setattr(preview, "preview_url", broken)
+    assert error_text(call("preview_block_kit", {"blocks": [DIVIDER]})) == \
+        "preview generation failed: cannot serialise"
+
+
+def test_html_render_failure_is_a_tool_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import mcp_slack_block_kit.html_preview as html_preview
+
+    def broken(blocks: Any) -> str:
+        raise TypeError("bad block")
+
+    monkeypatch.setattr(html_preview, "render_html", broken)
+    assert error_text(call("preview_block_kit", {"blocks": [DIVIDER], "format": "html"})) == \
+        "preview generation failed: bad block"
+
+
+def test_reverse_failure_is_a_tool_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import mcp_slack_block_kit.reverse as reverse
+
+    def broken(blocks: Any) -> Any:
+        raise ValueError("boom")
+
+    monkeypatch.setattr(reverse, "blocks_to_markdown", broken)
+    assert error_text(call("block_kit_to_markdown", {"blocks": [DIVIDER]})) == \
+        "reverse conversion failed: boom"
+
+
+def test_convert_preview_failure_is_ignored(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A preview failure during convert is silently skipped (tools.md §3.2 step 8)."""
+    import mcp_slack_block_kit.blocks.preview as preview
+
+    def broken(blocks: Any) -> Any:
+        raise ValueError("cannot serialise")
+
+    monkeypatch.setattr(preview, "preview_url", broken)
+    out = structured(call("convert_markdown_to_block_kit", {"markdown": "hi", "mode": "rich_text"}))
+    assert list(out) == ["blocks", "text_fallback", "warnings"]
