@@ -156,3 +156,35 @@ def test_no_live_token_in_any_markdown_field(place: str) -> None:
     """[D22] text, link labels, titles, alt text and URLs never carry a live <!channel>."""
     out = markdown_text(place.replace("{p}", "<!channel>"))
     assert out is not None and "<!channel>" not in out
+
+
+MUST_KEEP = [  # §7.4 "must promote": kept verbatim under preserve_mention_tokens
+    ("see <@U012AB3CD> for context", "<@U012AB3CD>"),
+    ("hi <@U012AB3CD|alice> there", "<@U012AB3CD|alice>"),
+    ("see <@W12345678> for context", "<@W12345678>"),
+    ("in <#C123ABC456> we discussed", "<#C123ABC456>"),
+    ("in <#C123ABC456|general> we discussed", "<#C123ABC456|general>"),
+    ("cc <!subteam^SAZ94GDB8> please", "<!subteam^SAZ94GDB8>"),
+    ("cc <!subteam^SAZ94GDB8|team> please", "<!subteam^SAZ94GDB8|team>"),
+    ("meeting at <!date^1392734382^{date_long}|2014 February 18>",
+     "<!date^1392734382^{date_long}|2014 February 18>"),
+]
+MUST_NOT_KEEP = [  # §7.4 "must not promote": nothing raw survives
+    "see <@u012ab3cd>", "see <@channel>", "ping <!Channel>", "see <@U012AB3CD|<!channel>>",
+    "see <@U012AB3CD||@here>", "see < @U012AB3CD >", "in <#G123ABC456>", "in <#D123ABC456>",
+    "cc <!subteam_S012ABC>", "user@U012AB3CD", "click <javascript:alert(1)|here>",
+]
+
+
+@pytest.mark.parametrize(("text", "token"), MUST_KEEP)
+def test_preserve_keeps_trusted_tokens(text: str, token: str) -> None:
+    """Trusted token shapes are copied verbatim into the markdown block."""
+    out = markdown_text(text, preserve_mention_tokens=True)
+    assert out is not None and token in out
+
+
+@pytest.mark.parametrize("text", MUST_NOT_KEEP)
+def test_preserve_escapes_everything_else(text: str) -> None:
+    """Shapes that are not trusted stay escaped: no raw `<` in the output."""
+    out = markdown_text(text, preserve_mention_tokens=True)
+    assert out is not None and "<" not in out

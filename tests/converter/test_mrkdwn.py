@@ -214,3 +214,27 @@ def test_block_ids_follow_emission_order_around_split_tables() -> None:
     assert [(b["type"], b["block_id"]) for b in blocks] == [
         ("section", "t-1"), ("table", "t-2"), ("section", "t-3")]
     assert list(blocks[1]) == ["type", "block_id", "column_settings", "rows"]
+
+
+@pytest.mark.parametrize(("text", "token"), [
+    ("hi <@U012AB3CD|alice> there", "<@U012AB3CD|alice>"),
+    ("in <#C123ABC456> we discussed", "<#C123ABC456>"),
+    ("cc <!subteam^SAZ94GDB8|team> please", "<!subteam^SAZ94GDB8|team>"),
+    ("meeting <!date^1392734382^{date_short} at {time}^https://example.com/event|2014-02-18 link>",
+     "<!date^1392734382^{date_short} at {time}^https://example.com/event|2014-02-18 link>"),
+])
+def test_preserve_keeps_trusted_tokens(text: str, token: str) -> None:
+    """Under preserve_mention_tokens the trusted shapes are live mrkdwn tokens."""
+    out = convert(text, mode="section_mrkdwn", preserve_mention_tokens=True).blocks
+    assert token in out[0]["text"]["text"]
+
+
+@pytest.mark.parametrize("text", [
+    "see <@u012ab3cd>", "see <@channel>", "ping <!Channel>", "see <@U012AB3CD|<!channel>>",
+    "see <@U012AB3CD||@here>", "see < @U012AB3CD >", "in <#G123ABC456>", "in <#D123ABC456>",
+    "cc <!subteam_S012ABC>", "click <javascript:alert(1)|here>",
+])
+def test_preserve_escapes_everything_else(text: str) -> None:
+    """Untrusted shapes stay escaped in mrkdwn (no raw `<` reaches Slack)."""
+    out = convert(text, mode="section_mrkdwn", preserve_mention_tokens=True).blocks
+    assert "<" not in out[0]["text"]["text"]
