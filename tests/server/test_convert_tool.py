@@ -6,6 +6,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from server.mcp_harness import call, error_text, structured
 
@@ -294,3 +296,33 @@ def test_tool_output_equals_the_library(mode: str) -> None:
         assert out["blocks"] == expected.blocks
         assert out["text_fallback"] == expected.text_fallback
         assert out["warnings"] == list(expected.warnings)
+
+
+_MD = st.lists(st.sampled_from([
+    "# Title", "Some **bold** and _italic_ text.", "- a\n- b", "1. one\n2. two", "> quote",
+    "```\ncode\n```", "| a | b |\n|---|---|\n| 1 | 2 |", "ping <!channel> and <@U012AB3CD>",
+    "see https://example.com", "@alice says hi", "Tom &amp; Jerry", "**unclosed", "---",
+    "![alt](https://example.com/x.png)", "   "]), min_size=1, max_size=6).map("\n\n".join)
+
+
+@settings(max_examples=40, deadline=None)
+@given(markdown=_MD,
+       mode=st.sampled_from(["", "auto", "rich_text", "markdown_block", "section_mrkdwn"]),
+       flags=st.fixed_dictionaries({
+           "allow_broadcasts": st.booleans(), "preserve_mention_tokens": st.booleans(),
+           "prefer_rich_text": st.booleans(), "decode_html_entities": st.booleans(),
+           "repair_mismatched_emphasis": st.booleans()}),
+       prefix=st.sampled_from(["", "msg"]))
+def test_options_reach_the_library_unchanged(markdown: str, mode: str, flags: dict[str, bool],
+                                             prefix: str) -> None:
+    """For any option combination the tool returns exactly what the library returns."""
+    from mcp_slack_block_kit import convert as library_convert
+
+    args: dict[str, Any] = {"markdown": markdown, "mode": mode, "return_preview_url": False,
+                            "block_id_prefix": prefix, "mention_map": {"alice": "U0ALICE1"},
+                            **flags}
+    out = structured(call(TOOL, args))
+    expected = library_convert(markdown, mode=mode or "auto", block_id_prefix=prefix,
+                               mention_map={"alice": "U0ALICE1"}, **flags)
+    assert out == {"blocks": expected.blocks, "text_fallback": expected.text_fallback,
+                   "warnings": list(expected.warnings)}
