@@ -247,3 +247,12 @@ def test_bounded_strip_matches_full_strip(text: str) -> None:
 def test_section_mention_tokens_read_like_rich_text_mentions(text: str, expected: str) -> None:
     """Typed mention tokens in section text read as @ID / #ID; broadcasts stay escaped."""
     assert derive_text_fallback([section(text)]) == expected
+
+
+@pytest.mark.parametrize("bad", [None, "text", {"type": "section"}, 3])
+def test_non_list_blocks_raise_block_decode_error(bad: Any) -> None:
+    """A blocks argument that is not a list is a typed error, not a TypeError."""
+    from mcp_slack_block_kit.exceptions import BlockDecodeError
+
+    with pytest.raises(BlockDecodeError, match="blocks: expected a list"):
+        derive_text_fallback(bad)

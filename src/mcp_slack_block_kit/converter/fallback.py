@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..blocks.limits import TEXT_FALLBACK_MAX_CHARS
+from ..exceptions import BlockDecodeError
 
 __all__ = ["derive_text_fallback"]
 
@@ -171,13 +172,16 @@ def _escape(text: str) -> str:
     return text.replace("<", "&lt;").replace(">", "&gt;")
 
 
-def derive_text_fallback(blocks: Iterable[Any], *, allow_broadcasts: bool = False) -> str:
+def derive_text_fallback(blocks: Sequence[Any], *, allow_broadcasts: bool = False) -> str:
     """Return a short plain string (≤150 code points) summarising ``blocks`` for ``text=``.
 
     Headers win (collection stops after the first header); link and emphasis markup is
     removed; ``<``, ``>`` and bare ``&`` are escaped unless ``allow_broadcasts`` so the
-    notification text can never broadcast or ping. Malformed entries are skipped.
+    notification text can never broadcast or ping. Malformed entries inside the list are
+    skipped; a ``blocks`` that is not a list (or tuple) raises ``BlockDecodeError``.
     """
+    if not isinstance(blocks, (list, tuple)):
+        raise BlockDecodeError(f"blocks: expected a list, not {type(blocks).__name__}")
     collected: list[str] = []
     size = 0
     for block in blocks:
