@@ -63,8 +63,13 @@ def inspector_bin() -> Path:
     TOOLS_DIR.mkdir(parents=True, exist_ok=True)
     manifest.write_text(json.dumps(wanted, indent=2) + "\n")
     say(f"installing @modelcontextprotocol/inspector@{VERSION} into {TOOLS_DIR}")
-    subprocess.run([npm, "install", "--no-audit", "--no-fund", "--loglevel=error"],
-                   cwd=TOOLS_DIR, check=True, timeout=600, stdin=subprocess.DEVNULL)
+    try:
+        subprocess.run([npm, "install", "--no-audit", "--no-fund", "--loglevel=error"],
+                       cwd=TOOLS_DIR, check=True, timeout=600, stdin=subprocess.DEVNULL)
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
+        manifest.unlink(missing_ok=True)  # retry the install next time
+        say(f"npm install failed: {exc}")
+        sys.exit(2)
     return binary
 
 
