@@ -139,6 +139,80 @@ def test_two_stateless_processes_alternating() -> None:
             assert resp.headers["allow"] == "POST"
 
 
+async def round_robin_proxy(backends: list[int], counts: list[int],
+                            started: anyio.Event, port: list[int]) -> None:
+    """A minimal HTTP/1.1 load balancer on 127.0.0.1: each request goes to the next backend."""
+    import asyncio
+
+    turn = iter(range(10_000))
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                lines = head.split(b"\r\n")
+                length = 0
+                kept = []
+                for line in lines[1:]:
+                    name = line.split(b":", 1)[0].strip().lower()
+                    if name == b"content-length":
+                        length = int(line.split(b":", 1)[1])
+                    if name != b"connection" and line:
+                        kept.append(line)
+                body = await reader.readexactly(length)
+                index = next(turn) % len(backends)
+                counts[index] += 1
+                up_reader, up_writer = await asyncio.open_connection(HOST, backends[index])
+                up_writer.write(b"\r\n".join([lines[0], *kept, b"Connection: close", b"", b""])
+                                + body)
+                await up_writer.drain()
+                response = await up_reader.read()  # the backend closes after one response
+                up_writer.close()
+                writer.write(response)
+                await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+    server = await asyncio.start_server(handle, HOST, 0)
+    port.append(server.sockets[0].getsockname()[1])
+    started.set()
+    async with server:
+        await anyio.sleep_forever()
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_sdk_client_behind_round_robin_balancer(mode: str) -> None:
+    """The SDK client works through a plain round-robin balancer over two --stateless
+    processes: consecutive requests land on different replicas and every call succeeds."""
+    with ServerProcess("--http-addr", f"{HOST}:0", "--stateless") as a, \
+            ServerProcess("--http-addr", f"{HOST}:0", "--stateless") as b:
+        counts = [0, 0]
+
+        async def scenario() -> list[str]:
+            started = anyio.Event()
+            port: list[int] = []
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(round_robin_proxy, [a.port, b.port], counts, started, port)
+                await started.wait()
+                url = f"http://{HOST}:{port[0]}/mcp"
+                fallbacks = []
+                async with Client(http_transport(url), mode=mode) as client:
+                    for i in range(6):
+                        result = await client.call_tool("convert_markdown_to_block_kit", {
+                            "markdown": f"call {i}", "mode": "rich_text"})
+                        assert result.is_error is False
+                        assert result.structured_content is not None
+                        fallbacks.append(result.structured_content["text_fallback"])
+                tg.cancel_scope.cancel()
+            return fallbacks
+
+        assert run(scenario) == [f"call {i}" for i in range(6)]
+        assert counts[0] >= 3
+        assert counts[1] >= 3
+
+
 # ---------------------------------------------------------------- SSE
 
 
