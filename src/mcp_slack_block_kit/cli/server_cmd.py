@@ -19,6 +19,7 @@ examples:
   mcp-slack-block-kit server --http-addr 127.0.0.1:8081 --stateless   # behind a load balancer
   mcp-slack-block-kit server --sse-addr 127.0.0.1:8090           # legacy SSE clients
 
+Port 0 picks a free port (the startup log line on stderr shows it).
 HTTP binds loopback unless told otherwise; a non-loopback address needs --allowed-hosts
 (the Host names clients use; '*' leaves the check to your proxy) and should have a token.
 Logs go to stderr; on stdio, stdout carries only protocol messages.
