@@ -144,6 +144,7 @@ def test_d8_resolvable_handle_chooses_rich_text() -> None:
     "code `@alice` only",            # inside code
     "see [@alice](https://x.com)",   # link text
     "# Hi @alice",                   # headings are plain text, never mentions
+    "- > @alice",                    # a quote inside a list item is plain text
 ])
 def test_d8_unresolved_or_non_text_handles_keep_markdown_block(md: str) -> None:
     """Handles that rich_text would not turn into mentions do not decline the block."""
@@ -154,7 +155,7 @@ def test_d8_unresolved_or_non_text_handles_keep_markdown_block(md: str) -> None:
 
 @pytest.mark.parametrize("md", [
     "*ping @alice.*", "> cc @alice", "- ask @alice", "| who |\n|---|\n| @alice |\n",
-    "(@alice)", "~~@alice~~",
+    "(@alice)", "~~@alice~~", "- # @alice", "> > @alice", "> - @alice",
 ])
 def test_d8_handles_in_styled_text_quotes_lists_and_cells_decline(md: str) -> None:
     """[D8] resolvable handles in emphasis, quotes, list items and table cells count

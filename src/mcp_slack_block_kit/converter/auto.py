@@ -10,6 +10,7 @@ from .options import Options
 from .parse import (
     EMPHASIS,
     HARD_BREAK,
+    HEADING,
     HTML,
     IMAGE,
     ITEM,
@@ -34,9 +35,7 @@ from .warnings import PATTERN_ORDER
 
 __all__ = ["has_resolvable_handle", "nesting_patterns", "pick_markdown_block"]
 
-# Blocks whose inline content the rich_text walker renders through §7.1 (so mention_map
-# applies there); headings and code are plain text or literal and never get mentions.
-_CONTAINERS = frozenset((QUOTE, LIST, ITEM, TABLE, TABLE_HEAD, TABLE_ROW))
+_TABLE_PARTS = frozenset((TABLE, TABLE_HEAD, TABLE_ROW))
 _INLINE_RUN = frozenset((TEXT, HTML, SOFT_BREAK, HARD_BREAK))
 # Style bits of the inline walk; a refused link adds none (its label is plain text).
 _STYLES = {EMPHASIS: 1, STRONG: 2, STRIKE: 4, REFUSED: 0}
@@ -93,18 +92,32 @@ def _text_resolves(text: str, mention_map: Mapping[str, str]) -> bool:
 
 
 def has_resolvable_handle(doc: Document, mention_map: Mapping[str, str]) -> bool:
-    """[D8] Whether some ``@handle`` in a non-code text run resolves through ``mention_map``."""
+    """[D8] Whether the rich_text walk would turn some ``@handle`` into a mention.
+
+    It mirrors where that walk renders inline content (§7.1, where ``mention_map``
+    applies) and where it writes plain text (never a mention): paragraphs, table cells,
+    paragraphs of quotes (nested ones too) and list items' paragraphs and headings are
+    inline; top-level headings and the other blocks inside list items are plain text.
+    """
     if not mention_map or "@" not in doc.source:
         return False
-    stack: list[Node] = list(doc.children)
+    # (node, True when it sits directly in a list item)
+    stack: list[tuple[Node, bool]] = [(child, False) for child in doc.children]
     while stack:
-        node = stack.pop()
+        node, in_item = stack.pop()
         kind = node.kind
-        if kind is PARAGRAPH or kind is TABLE_CELL:
+        if kind is PARAGRAPH or kind is TABLE_CELL or (kind is HEADING and in_item):
             if _runs_resolve(node.children, mention_map):
                 return True
-        elif kind in _CONTAINERS:
-            stack.extend(node.children)
+        elif kind is QUOTE:
+            if not in_item:
+                stack.extend((child, False) for child in node.children)
+        elif kind is LIST:
+            stack.extend((item, False) for item in node.children)
+        elif kind is ITEM:
+            stack.extend((child, True) for child in node.children)
+        elif kind in _TABLE_PARTS:
+            stack.extend((child, False) for child in node.children)
     return False
 
 
