@@ -243,9 +243,9 @@ class _Emitter:
         """Render one block without its trailing block break.
 
         ``previous`` is the sibling rendered just before it: indented code right after a
-        list is fenced, or it would be read as part of the list. ``alternate`` makes a
-        list use the other bullet (``*``) or delimiter (``)``), which a list directly after
-        a list of the same type needs so the two do not merge.
+        list or after indented code is fenced, or it would be read as part of it.
+        ``alternate`` makes a list use the other bullet (``*``) or delimiter (``)``), which
+        a list directly after a list of the same type needs so the two do not merge.
         """
         kind = node.kind
         if kind is PARAGRAPH:
@@ -283,7 +283,9 @@ class _Emitter:
             return "\n".join(["> " + line if line else ">" for line in body.split("\n")])
         if kind is CODE_BLOCK:
             assert isinstance(node, CodeBlock)
-            return _code_block(node, previous is not None and previous.kind is LIST)
+            return _code_block(node, previous is not None and (
+                previous.kind is LIST
+                or (isinstance(previous, CodeBlock) and not previous.fenced)))
         if kind is RULE:
             return "---"
         if kind is TABLE:
