@@ -16,6 +16,7 @@ __all__ = [
     "delimiter_row",
     "is_blank",
     "is_link_reference_definition",
+    "new_item_reaches_fence",
     "paragraphs",
     "reassemble",
     "split_one_liner",
@@ -379,6 +380,45 @@ def classify(text: str) -> list[Line]:
         Line(t, k, e, p, c)
         for t, k, e, p, c in zip(texts, kinds, endings, prefixes, conts, strict=True)
     ]
+
+
+def _indent_columns(text: str) -> int:
+    col = 0
+    for ch in text:
+        if ch == " ":
+            col += 1
+        elif ch == "\t":
+            col = (col // 4 + 1) * 4
+        else:
+            return col
+    return col
+
+
+def new_item_reaches_fence(lines: Sequence[Line], i: int, text: str, content_col: int) -> bool:
+    """Would turning line ``i`` into the list item ``text`` move a fence boundary?
+
+    Fence detection depends on containers ([D19]): the item takes in the lines
+    below it that are blank or indented at least ``content_col`` columns. That
+    is harmless for a fence lying wholly inside those lines, but not when the
+    item's own text holds a fence run, when a fence run sits in a line that is
+    not fenced code now (an indented-code or one-liner line could become a
+    fence), or when a fence crosses the end of the item. C11, C3 and C4 do not
+    fire then.
+    """
+    if "```" in text[content_col:] or "~~~" in text[content_col:]:
+        return True
+    for line in lines[i + 1 :]:
+        t = line.text
+        if not t.strip():
+            continue
+        if _indent_columns(t) < content_col:
+            return line.kind is FENCE_CONTENT or line.kind is FENCE_CLOSE
+        if ("```" in t or "~~~" in t) and line.kind not in _FENCE_KINDS:
+            return True
+    return False
+
+
+_FENCE_KINDS = (FENCE_OPEN, FENCE_CONTENT, FENCE_CLOSE)
 
 
 def paragraphs(

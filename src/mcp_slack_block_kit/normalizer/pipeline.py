@@ -111,7 +111,7 @@ PIPELINE: tuple[Repair, ...] = (
 # ``-a`` becoming ``- a`` puts the indented lines below it in a list item. When the kinds a
 # pass ended with differ from a fresh classification of its output, another pass settles
 # the document (bounded), so one call is already idempotent.
-MAX_PASSES = 4
+MAX_PASSES = 8
 
 
 def _one_pass(

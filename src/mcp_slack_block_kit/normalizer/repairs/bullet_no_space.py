@@ -9,7 +9,10 @@ Fires when (numbered guards):
    on the line (``**Important note**``, ``*emphasized*``, ``++strong++`` stay);
    ``-`` is exempt, hyphens being common;
 4. peer guard: the line above or below is PROSE with the same indent, the
-   same marker and then a space/TAB or non-digit (``-loner`` stays).
+   same marker and then a space/TAB or non-digit (``-loner`` stays);
+
+5. the new item would not hold fence material (``-a`` above an indented
+   ```` ``` ```` line stays: the fence would move into the item, [D19]).
 
 Lines are processed top to bottom in place, so a repaired neighbour counts as a peer.
 """
@@ -18,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from ..lines import PROSE, Line
+from ..lines import PROSE, Line, new_item_reaches_fence
 
 _GLUED = re.compile(r"( {0,3})([-*+])[^ \t\n\r\f0-9]")
 # A superset of a glued marker at a line start; no line anchor, so the scan stays fast.
@@ -60,8 +63,11 @@ def space_bullets(lines: list[Line]) -> list[Line] | None:
             or (i + 1 < len(lines) and _is_peer(lines[i + 1], indent, marker))
         ):
             continue
+        end = len(indent) + 1
+        text = line.text[:end] + " " + line.text[end:]
+        if new_item_reaches_fence(lines, i, text, end + 1):
+            continue  # guard 5
         if out is None:
             out = cur = list(lines)
-        end = len(indent) + 1
-        out[i] = line._replace(text=line.text[:end] + " " + line.text[end:])
+        out[i] = line._replace(text=text)
     return out

@@ -7,7 +7,8 @@ Fires when (numbered guards):
    digit (``1.5GB of RAM``, ``3.14 pi``, ``1.0.0 release`` stay);
 3. peer guard: the line above or below is PROSE with the same indent, 1-9
    digits, the same marker character, then a space/TAB or non-digit
-   (``1.lonely`` stays; ``1.5 GB free\\n2.3 GB used`` never validate each other).
+   (``1.lonely`` stays; ``1.5 GB free\\n2.3 GB used`` never validate each other);
+4. the new item would not hold fence material ([D19], as for C3).
 
 Lines are processed top to bottom in place, so a repaired neighbour counts as a peer.
 """
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from ..lines import PROSE, Line
+from ..lines import PROSE, Line, new_item_reaches_fence
 
 _GLUED = re.compile(r"( {0,3})[0-9]{1,9}([.)])[^ \t\n\r\f0-9]")
 _PEER = re.compile(r"[0-9]{1,9}([.)])[^0-9]")
@@ -52,8 +53,11 @@ def space_numbers(lines: list[Line]) -> list[Line] | None:
             or (i + 1 < len(lines) and _is_peer(lines[i + 1], indent, marker))
         ):
             continue
+        end = m.end() - 1
+        text = line.text[:end] + " " + line.text[end:]
+        if new_item_reaches_fence(lines, i, text, end + 1):
+            continue  # guard 4
         if out is None:
             out = cur = list(lines)
-        end = m.end() - 1
-        out[i] = line._replace(text=line.text[:end] + " " + line.text[end:])
+        out[i] = line._replace(text=text)
     return out

@@ -5,7 +5,8 @@ Fires when (numbered guards):
 1. the line is PROSE;
 2. it starts with 0-3 spaces, then exactly one of the fifteen unambiguous
    glyphs ``• ‣ ⁃ ⁌ ⁍ ∙ ◦ ▪ ▫ ● ○ ■ □ ◆ ◇``;
-3. the glyph is followed by a space or TAB (``•word stuck to marker`` stays).
+3. the glyph is followed by a space or TAB (``•word stuck to marker`` stays);
+4. the new item would not hold fence material ([D19], as for C3).
 
 Never fires on arrows, ``·`` or stars (``→ See the docs``): they also start
 prose, so the converter rescues them only with peer evidence.
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from ..lines import PROSE, Line
+from ..lines import PROSE, Line, new_item_reaches_fence
 
 GLYPHS = "•‣⁃⁌⁍∙◦▪▫●○■□◆◇"
 _BULLET = re.compile(r"( {0,3})[" + GLYPHS + r"][ \t]+")
@@ -36,7 +37,10 @@ def replace_bullet_glyphs(lines: list[Line]) -> list[Line] | None:
         m = _BULLET.match(line.text)
         if m is None:
             continue
+        text = m.group(1) + "- " + line.text[m.end() :]
+        if new_item_reaches_fence(lines, i, text, len(m.group(1)) + 2):
+            continue  # guard 4
         if out is None:
             out = list(lines)
-        out[i] = line._replace(text=m.group(1) + "- " + line.text[m.end() :])
+        out[i] = line._replace(text=text)
     return out
