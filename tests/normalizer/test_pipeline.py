@@ -117,3 +117,21 @@ def test_never_raises_on_odd_strings(text: str) -> None:
         for r in (False, True):
             result = normalize(text, decode_html_entities=d, repair_mismatched_emphasis=r)
             assert isinstance(result.text, str)
+
+
+def test_settle_pass_after_a_structure_change(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A merge that moves a fence into a list item is settled within the same call.
+
+    With a single pass the second call would still fire (V5, V3): the merged
+    ``(url)`` line no longer closes the list item, so the fence that followed
+    it ends at ``#x``.
+    """
+    from mcp_slack_block_kit.normalizer import pipeline
+
+    text = "- [a]\n(http://x)\n  ```\n#x\n  ```"
+    result = normalize(text)
+    assert result == ("- [a](http://x)\n  ```\n# x\n  ```\n  ```", ("V8", "V5", "V3"))
+    assert normalize(result.text) == (result.text, ())
+    monkeypatch.setattr(pipeline, "MAX_PASSES", 1)
+    single = normalize(text)
+    assert normalize(single.text).fired == ("V5", "V3")
