@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -9,8 +10,11 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from blockcheck import assert_valid_blocks
 from mcp_slack_block_kit.blocks.preview import preview_url
@@ -404,3 +408,37 @@ def test_convert_does_not_import_the_server_stack(flags: list[str]) -> None:
     assert proc.returncode == 0, proc.stderr
     line = [ln for ln in proc.stderr.decode().splitlines() if ln.startswith("LOADED=")]
     assert line == ["LOADED=[]"], proc.stderr.decode()
+
+
+# -- any input: JSON on stdout and exit 0, or one line on stderr and exit 2 ------------------
+
+_FLAG_SETS = st.lists(st.sampled_from([
+    ["--mode", "rich_text"], ["--mode", "markdown_block"], ["--mode", "section_mrkdwn"],
+    ["--mode", "auto"], ["--allow-broadcasts"], ["--preserve-mention-tokens"],
+    ["--prefer-rich-text"], ["--decode-html-entities"], ["--repair-mismatched-emphasis"],
+    ["--block-id-prefix", "b"], ["--max-input-bytes", "40"], ["--pretty"],
+    ["--mention-map", '{"alice": "U123ABC"}'], ["--mode", "nope"],
+]), max_size=4).map(lambda groups: [flag for group in groups for flag in group])
+
+
+@settings(max_examples=150)
+@given(data=st.one_of(st.binary(max_size=200), st.text(max_size=200).map(str.encode),
+                      st.sampled_from([b"\xef\xbb\xbf# t", b"> " * 150 + b"x", b"\xff\xfe",
+                                       b"<!channel> " * 10, b"| a |\n|---|\n| b |\n"])),
+       flags=_FLAG_SETS)
+def test_any_input_gives_json_or_one_error_line(data: bytes, flags: list[str]) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
+    with mock.patch.object(sys, "stdin", stdin), contextlib.redirect_stdout(out), \
+            contextlib.redirect_stderr(err):
+        status = main(["convert", *flags])
+    if status == 0:
+        doc = json.loads(out.getvalue())
+        assert list(doc) == ["blocks", "text_fallback", "warnings"]
+        assert out.getvalue().endswith("}\n") and err.getvalue() == ""
+        assert_valid_blocks(doc["blocks"])
+    else:
+        assert status == 2
+        assert out.getvalue() == ""
+        line = err.getvalue()
+        assert line.startswith("error: ") and line.endswith("\n") and line.count("\n") == 1
