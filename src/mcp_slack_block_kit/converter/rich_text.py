@@ -22,6 +22,7 @@ from .parse import (
     CODE_BLOCK,
     HARD_BREAK,
     HEADING,
+    HTML,
     IMAGE,
     LINK,
     LIST,
@@ -104,13 +105,18 @@ def _empty_cell() -> Block:
 class _Walker:
     """One conversion's state: the output blocks and the block_id counter."""
 
-    __slots__ = ("_current", "_escape", "_handlers", "_inline", "_prefix", "_seq", "blocks")
+    __slots__ = (
+        "_current", "_escape", "_handlers", "_inline", "_plain_cells", "_prefix", "_seq",
+        "blocks",
+    )
 
     def __init__(self, options: Options) -> None:
         self.blocks: list[Block] = []
         self._prefix = options.block_id_prefix
         self._seq = 0
         self._inline = InlineRenderer(options).render
+        # A lone text run renders as itself: no mention map or kept tokens to resolve.
+        self._plain_cells = not options.mention_map and not options.preserve_mention_tokens
         self._escape: Callable[[str], str] = policy_escaper(options)
         self._current: list[Element] = []  # elements of the list block being built
         self._handlers: dict[str, Callable[[Node], None]] = {
@@ -358,9 +364,24 @@ class _Walker:
     def _row(self, row: Node, width: int) -> list[Block]:
         cells: list[Block] = []
         inline = self._inline
+        plain = self._plain_cells
         for cell in row.children[:width]:
-            # Most cells are one short text run; render() has a fast path for that.
-            elements = inline(cell.children) if cell.children else None
+            kids = cell.children
+            if plain and len(kids) == 1:
+                # Most cells are one short text run with nothing to escape, split or
+                # resolve: build it here (tables are the bulk of long documents).
+                only = kids[0]
+                if only.kind is TEXT or only.kind is HTML:
+                    text: str = only.text  # type: ignore[attr-defined]
+                    if text and ":" not in text and "&" not in text and "<" not in text and (
+                        ">" not in text
+                    ):
+                        cells.append({"type": "rich_text", "elements": [{
+                            "type": "rich_text_section",
+                            "elements": [{"type": "text", "text": text}],
+                        }]})
+                        continue
+            elements = inline(kids) if kids else None
             if elements:
                 cells.append({
                     "type": "rich_text",
