@@ -97,6 +97,14 @@ import pyromark
 from ..blocks.limits import MAX_TABLE_COLUMNS, MAX_TABLE_ROWS
 from ..exceptions import InputTooDeeplyNestedError
 from .links import find_links, is_refused_url
+from .warnings import (
+    PATTERN_CODE_IN_BLOCKQUOTE,
+    PATTERN_CODE_IN_LIST,
+    PATTERN_LIST_IN_BLOCKQUOTE,
+    PATTERN_TABLE_IN_BLOCKQUOTE,
+    PATTERN_TABLE_IN_LIST,
+)
+from .warnings import PATTERN_ORDER as PATTERN_NAMES
 
 if TYPE_CHECKING:
     from .options import Options
@@ -173,21 +181,6 @@ BLOCK_KINDS = frozenset(
 INLINE_KINDS = frozenset(
     (EMPHASIS, STRONG, STRIKE, LINK, IMAGE, REFUSED, TEXT, CODE, HTML, SOFT_BREAK, HARD_BREAK)
 )
-
-# §9.2 nesting pattern names, in the spec's reporting order.
-PATTERN_CODE_IN_BLOCKQUOTE = "code-in-blockquote"
-PATTERN_CODE_IN_LIST = "code-in-list"
-PATTERN_TABLE_IN_BLOCKQUOTE = "table-in-blockquote"
-PATTERN_TABLE_IN_LIST = "table-in-list"
-PATTERN_LIST_IN_BLOCKQUOTE = "list-in-blockquote"
-PATTERN_NAMES = (
-    PATTERN_CODE_IN_BLOCKQUOTE,
-    PATTERN_CODE_IN_LIST,
-    PATTERN_TABLE_IN_BLOCKQUOTE,
-    PATTERN_TABLE_IN_LIST,
-    PATTERN_LIST_IN_BLOCKQUOTE,
-)
-
 
 class Node:
     """A node of the parse tree; ``kind`` says what it is (see the module docstring)."""
