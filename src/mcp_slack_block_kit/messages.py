@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -21,13 +20,6 @@ __all__ = ["text_size", "to_messages"]
 
 # A fence line of the CommonMark kind: ≤3 spaces, ≥3 backticks or tildes, then the info string.
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-# Cheap test for link/image titles (an inline destination, or a reference definition,
-# followed by white space and a title opener), so titleless input is converted once.
-_MAY_HAVE_TITLE = re.compile(
-    r"\][ \t\n]*\([ \t\n]*(?:<[^>\n]*>|[^ \t\n<][^ \t\n]*)[ \t\n]+[\"'(]"
-    r"|^ {0,3}\[[^\]\n]+\]:[ \t]*\n?[ \t]*[^ \t\n]+[ \t\n]+[\"'(]",
-    re.MULTILINE)
 
 
 def _blen(s: str) -> int:
@@ -359,68 +351,15 @@ def _group(blocks: Iterable[Block]) -> list[list[Block]]:
 
 
 def _convert(markdown: str, options: Any) -> tuple[list[Block], bool]:
-    """Convert with ``options``; never refuse for size (markdown_block falls back to
-    rich_text, as auto mode does) and keep link and inline-image titles on the rich_text
-    path."""
-    from .converter import Converter
-    from .converter.options import Mode, default_options
-    from .exceptions import MarkdownBlockTooLargeError
+    """Convert with ``options`` (``None``: the defaults) the way §3.1 asks: never refused
+    for size (markdown_block falls back to rich_text, as auto mode does), link and
+    inline-image titles kept on the rich_text path."""
+    from .converter.core import convert_for_messages
+    from .converter.options import default_options
 
     if options is None:
         options = default_options()
-    try:
-        blocks = Converter(options).convert(markdown).blocks
-    except MarkdownBlockTooLargeError:
-        options = dataclasses.replace(options, mode=Mode.RICH_TEXT)
-        blocks = Converter(options).convert(markdown).blocks
-    rich_path = options.mode is Mode.RICH_TEXT or (
-        options.mode is Mode.AUTO and not (len(blocks) == 1 and blocks[0]["type"] == "markdown"))
-    if rich_path and blocks and _MAY_HAVE_TITLE.search(markdown):
-        titled = _render_with_titles(markdown, options)
-        if titled is not None:
-            blocks = titled
-    return blocks, bool(options.allow_broadcasts)
-
-
-def _render_with_titles(markdown: str, options: Any) -> list[Block] | None:
-    """The rich_text decomposition with every link title written after its link and every
-    inline image title after its alt text, as `` (title)`` text that is escaped and styled
-    like the text around it; ``None`` when the document has no titles.
-
-    A rich_text ``link`` element has no title field, so the converter drops titles; this
-    re-runs the converter's own stages (the input already converted once, so it is within
-    the size and depth limits) on a tree with the titles added as text.
-    """
-    from .converter.parse import IMAGE, LINK, PARAGRAPH, TEXT, Link, Text, iter_nodes, parse
-    from .converter.rich_text import _standalone_image, render_rich_text
-    from .converter.slack_urls import rewrite_slack_url_forms
-    from .normalizer import normalize
-
-    if not markdown.isascii():  # as the converter does: the parser cannot encode them
-        markdown = _LONE_SURROGATE.sub("\ufffd", markdown)
-    text = normalize(rewrite_slack_url_forms(markdown),
-                     decode_html_entities=options.decode_html_entities,
-                     repair_mismatched_emphasis=options.repair_mismatched_emphasis).text
-    doc = parse(text, options)
-    found = False
-    for node in list(iter_nodes(doc)):
-        if not node.children:
-            continue
-        children: list[Any] = []
-        for child in node.children:
-            children.append(child)
-            if not isinstance(child, Link) or not child.title:
-                continue
-            title = Text(TEXT, child.end, child.end, f" ({child.title})")
-            if child.kind is LINK:
-                children.append(title)
-                found = True
-            elif child.kind is IMAGE and not (
-                    node.kind is PARAGRAPH and _standalone_image(node) is child):
-                child.children.append(title)  # after the alt text
-                found = True
-        node.children = children
-    return render_rich_text(doc, options) if found else None
+    return convert_for_messages(markdown, options).blocks, bool(options.allow_broadcasts)
 
 
 def to_messages(markdown_or_blocks: str | list[Block] | dict[str, Any], *,

@@ -86,6 +86,12 @@ class Converter:
         ``InputTooLargeError``, ``InputTooDeeplyNestedError`` and (``markdown_block`` mode
         only) ``MarkdownBlockTooLargeError``.
         """
+        return self._run(markdown, False)
+
+    def _run(self, markdown: str, for_messages: bool) -> ConversionResult:
+        """``convert``; ``for_messages`` gives ``to_messages``' two differences (validation
+        spec §3.1): link and inline-image titles are kept on the rich_text path, and an
+        over-long markdown_block text falls back to the rich_text decomposition."""
         if not isinstance(markdown, str):
             raise ConversionError(f"markdown must be a str, not {type(markdown).__name__}")
         opts = self._options
@@ -118,15 +124,18 @@ class Converter:
         blocks: list[dict[str, Any]]
         try:
             if mode is Mode.RICH_TEXT:
-                blocks = render_rich_text(doc, opts)
+                blocks = render_rich_text(doc, opts, for_messages)
             elif mode is Mode.AUTO:
-                blocks = self._auto(doc, warnings)
+                blocks = self._auto(doc, warnings, for_messages)
             elif mode is Mode.MARKDOWN_BLOCK:
                 md = emit_markdown(doc, opts)
                 md_size = _byte_len(md)
-                if md_size > MAX_MARKDOWN_BLOCK_SUM:
+                if md_size <= MAX_MARKDOWN_BLOCK_SUM:
+                    blocks = [{"type": "markdown", "text": md}] if md.strip() else []
+                elif for_messages:  # nothing is refused for size: decompose, as auto does
+                    blocks = render_rich_text(doc, opts, True)
+                else:
                     raise MarkdownBlockTooLargeError(md_size)
-                blocks = [{"type": "markdown", "text": md}] if md.strip() else []
             else:
                 # Imported here: only this mode needs it (and the text splitter it uses), and
                 # the CLI's start-up time counts.
@@ -142,7 +151,9 @@ class Converter:
             derive_text_fallback(blocks, allow_broadcasts=opts.allow_broadcasts),
         )
 
-    def _auto(self, doc: Document, warnings: list[str]) -> list[dict[str, Any]]:
+    def _auto(
+        self, doc: Document, warnings: list[str], keep_titles: bool
+    ) -> list[dict[str, Any]]:
         opts = self._options
         accepted, patterns = pick_markdown_block(doc, opts)
         if accepted:
@@ -155,7 +166,7 @@ class Converter:
             # [D7] grown past the limit while emitting: decompose instead of failing.
         elif patterns:
             warnings.append(nested_pattern_warning(patterns))
-        return render_rich_text(doc, opts)
+        return render_rich_text(doc, opts, keep_titles)
 
 
 _DEFAULT = Converter()
@@ -187,3 +198,16 @@ def convert(markdown: str, options: Options | None = None, **overrides: Any) -> 
             raise InvalidOptionsError(f"converter: unknown option(s): {', '.join(unknown)}")
         options = dataclasses.replace(options, **overrides)
     return _cached(options).convert(markdown)
+
+
+def convert_for_messages(markdown: str, options: Options) -> ConversionResult:
+    """Package-internal: ``convert`` as ``to_messages`` needs it (validation spec §3.1).
+
+    Link and inline-image titles are written as `` (title)`` text on the rich_text path,
+    and in markdown_block mode a text over 12,000 bytes is decomposed into rich_text blocks
+    instead of raising ``MarkdownBlockTooLargeError``. Other errors are ``convert``'s.
+    """
+    if not isinstance(options, Options):
+        raise InvalidOptionsError(
+            f"converter: options must be an Options, not {type(options).__name__}")
+    return _cached(options)._run(markdown, True)

@@ -66,9 +66,13 @@ def _text_element(text: str, mask: int) -> Element:
 class InlineRenderer:
     """Renders inline nodes to rich_text elements for one ``Options`` (configured once)."""
 
-    __slots__ = ("_escape", "_map", "_preserve", "_raw", "_simple")
+    __slots__ = ("_escape", "_map", "_preserve", "_raw", "_simple", "_titles")
 
-    def __init__(self, options: Options) -> None:
+    def __init__(self, options: Options, keep_titles: bool = False) -> None:
+        """``keep_titles`` (package-internal, for ``to_messages``): a link with a title is
+        followed by `` (title)`` text in the link's style, an inline image's title follows
+        its alt text; both are then treated like any text (escaping, emoji, mentions)."""
+        self._titles = keep_titles
         self._map: Mapping[str, str] | None = options.mention_map or None
         self._preserve = options.preserve_mention_tokens
         self._raw = options.allow_broadcasts
@@ -132,16 +136,21 @@ class InlineRenderer:
                 assert isinstance(node, Link)
                 element: Element = {"type": "link", "url": node.url}
                 if not node.autolink:
-                    label = plain_text(node)
+                    label = plain_text(node, self._titles)
                     if label:
                         element["text"] = label
                 style = _STYLES[mask]
                 if style:
                     element["style"] = dict(style)
                 runs.append(element)
-                continue
+                if not (self._titles and node.title):
+                    continue
+                text = f" ({node.title})"
             elif kind is IMAGE:
-                text = plain_text(node)  # an inline image contributes its alt text
+                assert isinstance(node, Link)
+                text = plain_text(node, self._titles)  # an inline image: its alt text
+                if self._titles and node.title:
+                    text += f" ({node.title})"
             else:
                 flag = _CONTAINER_FLAG.get(kind, 0)
                 self._walk(node.children, mask | flag, runs)

@@ -908,20 +908,26 @@ def iter_nodes(root: Node) -> Iterator[Node]:
 _SEPARATED = BLOCK_KINDS | {TABLE_CELL}
 
 
-def plain_text(node: Node) -> str:
+def plain_text(node: Node, titles: bool = False) -> str:
     """Concatenate the text of ``node``'s subtree: text, code, raw HTML, alt and link text;
     a soft or hard break becomes one space; styling is dropped ("plain text of X").
 
     Nested blocks (a quote's paragraphs, list items, table cells) are separated by one space.
+    With ``titles``, each link or image below ``node`` with a non-empty title is followed by
+    `` (title)`` (``to_messages`` keeps titles, validation spec §3.1).
     """
     if isinstance(node, (Text, CodeBlock)):
         return node.text
     if node.kind is SOFT_BREAK or node.kind is HARD_BREAK:
         return " "
     parts: list[str] = []
-    stack = list(reversed(node.children))
+    stack: list[Node | str] = list(reversed(node.children))
     while stack:
         child = stack.pop()
+        if type(child) is str:  # a title, after its link's or image's text
+            parts.append(child)
+            continue
+        assert isinstance(child, Node)
         if child.kind in _SEPARATED and parts and not parts[-1][-1:].isspace():
             parts.append(" ")  # keep words of adjacent blocks (quote paragraphs) apart
         if isinstance(child, Text):
@@ -930,6 +936,9 @@ def plain_text(node: Node) -> str:
             parts.append(" ")
         elif isinstance(child, CodeBlock):
             parts.append(child.text)
-        elif child.children:
-            stack.extend(reversed(child.children))
+        else:
+            if titles and isinstance(child, Link) and child.title:
+                stack.append(f" ({child.title})")
+            if child.children:
+                stack.extend(reversed(child.children))
     return "".join(parts)

@@ -63,14 +63,17 @@ _INNER_BLOCKS = frozenset((CODE_BLOCK, TABLE))  # what a list item cannot hold (
 _QUOTE_SPLITTERS = frozenset((CODE_BLOCK, LIST, TABLE))  # what a quote cannot hold (§8.4)
 
 
-def render_rich_text(doc: Document, options: Options) -> list[Block]:
+def render_rich_text(doc: Document, options: Options, keep_titles: bool = False) -> list[Block]:
     """Decompose a parsed document into Block Kit blocks (spec §8).
+
+    ``keep_titles`` (package-internal, for ``to_messages``) writes each link title after its
+    link and each inline image title after its alt text as `` (title)`` text.
 
     Raises ``ConversionError`` for a standalone image whose URL is longer than
     3,000 bytes, and ``InputTooDeeplyNestedError`` if a nesting limit set far above
     the default would exhaust Python's stack.
     """
-    walker = _Walker(options)
+    walker = _Walker(options, keep_titles)
     try:
         for node in doc.children:
             walker.block(node)
@@ -107,14 +110,15 @@ class _Walker:
 
     __slots__ = (
         "_current", "_escape", "_handlers", "_inline", "_plain_cells", "_prefix", "_seq",
-        "blocks",
+        "_titles", "blocks",
     )
 
-    def __init__(self, options: Options) -> None:
+    def __init__(self, options: Options, keep_titles: bool = False) -> None:
         self.blocks: list[Block] = []
+        self._titles = keep_titles
         self._prefix = options.block_id_prefix
         self._seq = 0
-        self._inline = InlineRenderer(options).render
+        self._inline = InlineRenderer(options, keep_titles).render
         # A lone text run renders as itself: no mention map or kept tokens to resolve.
         self._plain_cells = not options.mention_map and not options.preserve_mention_tokens
         self._escape: Callable[[str], str] = policy_escaper(options)
@@ -156,7 +160,7 @@ class _Walker:
         if handler is not None:
             handler(node)
             return
-        text = self._escape(plain_text(node))
+        text = self._escape(plain_text(node, self._titles))
         if text:
             self._emit_rich([_section([{"type": "text", "text": text}])])
 
@@ -164,7 +168,7 @@ class _Walker:
 
     def _heading(self, node: Node) -> None:
         assert isinstance(node, Heading)
-        text = plain_text(node)
+        text = plain_text(node, self._titles)
         if not text:
             self.blocks.append({"type": "divider"})  # keeps the position; takes no block_id
             return
@@ -202,7 +206,7 @@ class _Walker:
         block: Block = {
             "type": "image",
             "image_url": url,
-            "alt_text": truncate_utf8(plain_text(node), MAX_IMAGE_ALT_TEXT_CHARS),
+            "alt_text": truncate_utf8(plain_text(node, self._titles), MAX_IMAGE_ALT_TEXT_CHARS),
         }
         if node.title:
             block["title"] = {
@@ -246,7 +250,7 @@ class _Walker:
                 self._append_plain(child, pending)
 
     def _append_plain(self, node: Node, pending: list[Element]) -> None:
-        text = self._escape(plain_text(node))
+        text = self._escape(plain_text(node, self._titles))
         if text:
             _join(pending, [{"type": "text", "text": text}])
 
@@ -322,7 +326,7 @@ class _Walker:
             if kind is PARAGRAPH or kind is HEADING:
                 _join(elements, self._inline(child.children))
             else:
-                text = self._escape(plain_text(child))
+                text = self._escape(plain_text(child, self._titles))
                 if text:
                     _join(elements, [{"type": "text", "text": text}])
         checked = item.checked if isinstance(item, Item) else None
