@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -11,11 +12,15 @@ if TYPE_CHECKING:
     from .options import Options
 
 __all__ = [
+    "PARTIAL_ENTITY",
     "escape_emphasis",
     "escape_per_policy",
     "escape_text",
     "policy_escaper",
 ]
+
+# The start of an `&…;` entity cut off at the end of a text ([D17]: cuts back up before it).
+PARTIAL_ENTITY = re.compile(r"&[A-Za-z0-9#]{0,5}\Z")
 
 
 def escape_text(text: str) -> str:

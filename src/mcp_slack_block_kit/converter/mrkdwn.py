@@ -12,11 +12,10 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..blocks.limits import MAX_HEADER_TEXT_CHARS, MAX_IMAGE_URL_CHARS, MAX_TABLE_COLUMNS
-from ..blocks.limits import MAX_TABLE_ROWS as _MAX_TABLE_ROWS
+from ..blocks.limits import MAX_HEADER_TEXT_CHARS, MAX_IMAGE_URL_CHARS
 from ..blocks.split import split_text
 from ..exceptions import ConversionError
-from .escape import escape_emphasis, policy_escaper
+from .escape import PARTIAL_ENTITY, policy_escaper
 from .inline import InlineRenderer
 from .mentions import HANDLE_RE, resolve_handle
 from .options import Options
@@ -51,6 +50,7 @@ from .parse import (
     iter_nodes,
     plain_text,
 )
+from .rich_text import bold_line, standalone_image, table_blocks
 
 __all__ = ["heading_section_text", "render_section_mrkdwn"]
 
@@ -64,31 +64,17 @@ _URL_ESCAPES = str.maketrans({
     "\f": "%0C",
 })
 _ABSOLUTE_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{1,31}:")
-_PARTIAL_ENTITY = re.compile(r"&[A-Za-z0-9#]{0,5}\Z")
 _MARKS = {EMPHASIS: "_", STRONG: "*", STRIKE: "~"}
 _FENCE = "```"
-_EMPTY_CELL: list[dict[str, Any]] = [{"type": "text", "text": ""}]
 
 
 def heading_section_text(text: str, escape: Callable[[str], str], limit: int) -> str:
     """``*E*`` for a heading that is not a header block (§8.2), cut to ``limit`` bytes.
 
-    E is the text escaped per policy with ``*``, ``_``, ``~`` and backticks backslashed.
-    An over-long result is cut on a code-point boundary to ``limit - 1`` bytes, never
-    inside an ``&…;`` entity ([D17]) and never leaving a dangling escape backslash.
+    E is the text escaped per policy with ``*``, ``_``, ``~`` and backticks backslashed;
+    an over-long result is cut as ``rich_text.bold_line`` cuts it.
     """
-    out = "*" + escape_emphasis(escape(text)) + "*"
-    raw = out.encode("utf-8")
-    if len(raw) <= limit:
-        return out
-    cut = raw[: limit - 1].decode("utf-8", "ignore")
-    partial = _PARTIAL_ENTITY.search(cut)
-    if partial is not None:
-        cut = cut[: partial.start()]
-    trailing = len(cut) - len(cut.rstrip("\\"))
-    if trailing % 2:
-        cut = cut[:-1]
-    return cut + "*"
+    return bold_line(escape(text), limit)
 
 
 def _is_absolute(url: str) -> bool:
@@ -111,7 +97,7 @@ def _wrap(mark: str, inner: str) -> str:
 class _Walker:
     """One conversion's walker (holds the block_id counter, so never shared)."""
 
-    __slots__ = ("escape", "inline_cells", "limit", "map", "prefix", "seq")
+    __slots__ = ("escape", "inline_cells", "limit", "map", "plain_cells", "prefix", "seq")
 
     def __init__(self, options: Options) -> None:
         self.escape: Callable[[str], str] = policy_escaper(options)
@@ -119,7 +105,9 @@ class _Walker:
         self.limit = options.paragraph_char_limit
         self.prefix = options.block_id_prefix
         self.seq = 0
-        self.inline_cells = InlineRenderer(options)
+        self.inline_cells = InlineRenderer(options).render
+        # A lone text run renders as itself: no mention map or kept tokens to resolve.
+        self.plain_cells = not options.mention_map and not options.preserve_mention_tokens
 
     def _id(self, block: Block) -> Block:
         if self.prefix:
@@ -222,7 +210,7 @@ class _Walker:
             return self.quote(node)
         if kind is TABLE:
             assert isinstance(node, Table)
-            return [self.table(node)]
+            return [table_blocks(node, self.inline_cells, self.plain_cells)]
         if kind is RULE:
             return []
         return [self.escape(plain_text(node))]
@@ -286,36 +274,6 @@ class _Walker:
             out.append("\n".join(lines))
         return out
 
-    def cell(self, cell: Node) -> dict[str, Any]:
-        elements = self.inline_cells.render(cell.children) or [dict(_EMPTY_CELL[0])]
-        return {"type": "rich_text",
-                "elements": [{"type": "rich_text_section", "elements": elements}]}
-
-    def table(self, node: Table) -> list[Block]:
-        """Native ``table`` blocks (§8.6): ≤20 columns, ≤100 rows each, header repeated."""
-        if not node.children:
-            return []
-        head, *rows = node.children
-        header = [self.cell(c) for c in head.children[:MAX_TABLE_COLUMNS]]
-        width = len(header)
-        if not width:
-            return []
-        body: list[list[dict[str, Any]]] = []
-        for row in rows:
-            cells = [self.cell(c) for c in row.children[:width]]
-            while len(cells) < width:  # C7: pad short rows to the header width
-                cells.append(self.cell(Node(TEXT, 0, 0)))
-            body.append(cells)
-        aligns = node.alignments
-        per_block = _MAX_TABLE_ROWS - 1
-        blocks: list[Block] = []
-        for first in range(0, max(len(body), 1), per_block):
-            settings = [{"align": (aligns[i] if i < len(aligns) else "") or "left",
-                         "is_wrapped": True} for i in range(width)]
-            blocks.append({"type": "table", "column_settings": settings,
-                           "rows": [header, *body[first : first + per_block]]})
-        return blocks
-
     def _emit_ready(self, blocks: list[Block], out: list[Block]) -> None:
         """Append split-out blocks, numbering them now so block_ids follow emission order."""
         for block in blocks:
@@ -375,7 +333,7 @@ class _Walker:
                 self.heading(node, out)
             elif kind is RULE:
                 out.append(self._id({"type": "divider"}))
-            elif kind is PARAGRAPH and (image := _standalone_image(node)) is not None:
+            elif kind is PARAGRAPH and (image := standalone_image(node)) is not None:
                 self.image(image, out)
             else:
                 for segment in self.segments(node):
@@ -384,19 +342,6 @@ class _Walker:
                     else:
                         self.sections(segment, out)
         return out
-
-
-def _standalone_image(paragraph: Node) -> Link | None:
-    """The paragraph's only image when everything else in it is whitespace text (§8.3)."""
-    image: Link | None = None
-    for child in paragraph.children:
-        if child.kind is IMAGE and image is None:
-            assert isinstance(child, Link)
-            image = child
-        elif not (child.kind is SOFT_BREAK or child.kind is HARD_BREAK or (
-                child.kind is TEXT and isinstance(child, Text) and not child.text.strip())):
-            return None
-    return image
 
 
 def _cut(text: str, limit: int) -> list[str]:
@@ -434,7 +379,7 @@ def _back_off(head: str) -> str:
     open_at = head.rfind("<")
     if open_at > 0 and head.rfind(">") < open_at:
         return head[:open_at]
-    partial = _PARTIAL_ENTITY.search(head)
+    partial = PARTIAL_ENTITY.search(head)
     if partial is not None and partial.start() > 0:
         return head[: partial.start()]
     return ""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..blocks.limits import (
@@ -15,7 +16,7 @@ from ..blocks.limits import (
     MAX_TABLE_ROWS,
 )
 from ..exceptions import ConversionError, InputTooDeeplyNestedError
-from .escape import escape_emphasis, policy_escaper
+from .escape import PARTIAL_ENTITY, escape_emphasis, policy_escaper
 from .inline import InlineRenderer
 from .parse import (
     CODE,
@@ -48,16 +49,17 @@ from .parse import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from .options import Options
 
-__all__ = ["bold_line", "render_rich_text", "truncate_utf8"]
+__all__ = [
+    "bold_line", "render_rich_text", "standalone_image", "table_blocks", "truncate_utf8",
+]
 
 Block = dict[str, Any]
 Element = dict[str, Any]
 
 _SPACE: Element = {"type": "text", "text": " "}
+
 _HEADER_BLOCKERS = frozenset((LINK, IMAGE, CODE))
 _INNER_BLOCKS = frozenset((CODE_BLOCK, TABLE))  # what a list item cannot hold (§8.5)
 _QUOTE_SPLITTERS = frozenset((CODE_BLOCK, LIST, TABLE))  # what a quote cannot hold (§8.4)
@@ -186,7 +188,7 @@ class _Walker:
     # -- §8.3 paragraphs, images, rules ---------------------------------------
 
     def _paragraph(self, node: Node) -> None:
-        image = _standalone_image(node)
+        image = standalone_image(node)
         if image is not None:
             self._image(image)
             return
@@ -338,64 +340,11 @@ class _Walker:
 
     def _table(self, node: Node) -> None:
         assert isinstance(node, Table)
-        rows = node.children
-        head = rows[0] if rows and rows[0].kind is TABLE_HEAD else None
-        body = [r for r in rows if r.kind is TABLE_ROW]
-        width = min(len(head.children), MAX_TABLE_COLUMNS) if head is not None else 0
-        if width == 0:
-            width = min(max((len(r.children) for r in body), default=0), MAX_TABLE_COLUMNS)
-        if width == 0:
-            return
-        data = [self._row(r, width) for r in body]
-        settings = [
-            {"align": (node.alignments[i] if i < len(node.alignments) else "") or "left",
-             "is_wrapped": True}
-            for i in range(width)
-        ]
-        per_block = MAX_TABLE_ROWS - 1 if head is not None else MAX_TABLE_ROWS
-        starts = range(0, len(data), per_block) if data else range(1)
-        for index, first in enumerate(starts):
-            chunk = data[first : first + per_block]
-            if head is not None:
-                chunk.insert(0, self._row(head, width))
-            block: Block = {"type": "table"}
-            if self._prefix:
-                block["block_id"] = self._next_id()
-            block["column_settings"] = settings if index == 0 else [dict(s) for s in settings]
-            block["rows"] = chunk
+        for block in table_blocks(node, self._inline, self._plain_cells):
+            if self._prefix:  # block_id goes right after "type", as in every block
+                block = {"type": "table", "block_id": self._next_id(),
+                         "column_settings": block["column_settings"], "rows": block["rows"]}
             self.blocks.append(block)
-
-    def _row(self, row: Node, width: int) -> list[Block]:
-        cells: list[Block] = []
-        inline = self._inline
-        plain = self._plain_cells
-        for cell in row.children[:width]:
-            kids = cell.children
-            if plain and len(kids) == 1:
-                # Most cells are one short text run with nothing to escape, split or
-                # resolve: build it here (tables are the bulk of long documents).
-                only = kids[0]
-                if only.kind is TEXT or only.kind is HTML:
-                    text: str = only.text  # type: ignore[attr-defined]
-                    if text and ":" not in text and "&" not in text and "<" not in text and (
-                        ">" not in text
-                    ):
-                        cells.append({"type": "rich_text", "elements": [{
-                            "type": "rich_text_section",
-                            "elements": [{"type": "text", "text": text}],
-                        }]})
-                        continue
-            elements = inline(kids) if kids else None
-            if elements:
-                cells.append({
-                    "type": "rich_text",
-                    "elements": [{"type": "rich_text_section", "elements": elements}],
-                })
-            else:
-                cells.append(_empty_cell())
-        while len(cells) < width:  # C7: short rows are padded to the header's width
-            cells.append(_empty_cell())
-        return cells
 
     # -- §8.7 code ----------------------------------------------------------
 
@@ -412,22 +361,92 @@ class _Walker:
         self._emit_rich([element])
 
 
-def bold_line(escaped: str) -> str:
-    """The §8.2 heading section text: ``*`` + emphasis-escaped text + ``*``, ≤ 3,000 bytes."""
+def table_blocks(
+    node: Table, inline: Callable[[list[Node]], list[Element]], plain_cells: bool
+) -> list[Block]:
+    """The native ``table`` blocks for ``node`` (§8.6), without block_ids.
+
+    At most 20 columns (the header's width; short rows padded, C7) and 100 rows per block,
+    the header repeated at the top of each. ``inline`` renders a cell's inline nodes;
+    ``plain_cells`` says that a lone text run with nothing to escape renders as itself
+    (no mention map, no kept tokens), so such cells skip it.
+    """
+    rows = node.children
+    head = rows[0] if rows and rows[0].kind is TABLE_HEAD else None
+    body = [r for r in rows if r.kind is TABLE_ROW]
+    width = min(len(head.children), MAX_TABLE_COLUMNS) if head is not None else 0
+    if width == 0:
+        width = min(max((len(r.children) for r in body), default=0), MAX_TABLE_COLUMNS)
+    if width == 0:
+        return []
+    data = [_row(r, width, inline, plain_cells) for r in body]
+    aligns = node.alignments
+    per_block = MAX_TABLE_ROWS - 1 if head is not None else MAX_TABLE_ROWS
+    blocks: list[Block] = []
+    for first in range(0, len(data), per_block) if data else range(1):
+        chunk = data[first : first + per_block]
+        if head is not None:
+            chunk.insert(0, _row(head, width, inline, plain_cells))
+        settings = [{"align": (aligns[i] if i < len(aligns) else "") or "left",
+                     "is_wrapped": True} for i in range(width)]
+        blocks.append({"type": "table", "column_settings": settings, "rows": chunk})
+    return blocks
+
+
+def _row(
+    row: Node, width: int, inline: Callable[[list[Node]], list[Element]], plain_cells: bool
+) -> list[Block]:
+    cells: list[Block] = []
+    for cell in row.children[:width]:
+        kids = cell.children
+        if plain_cells and len(kids) == 1:
+            # Most cells are one short text run with nothing to escape, split or resolve:
+            # build it here (tables are the bulk of long documents).
+            only = kids[0]
+            if only.kind is TEXT or only.kind is HTML:
+                text: str = only.text  # type: ignore[attr-defined]
+                if text and ":" not in text and "&" not in text and "<" not in text and (
+                    ">" not in text
+                ):
+                    cells.append({"type": "rich_text", "elements": [{
+                        "type": "rich_text_section",
+                        "elements": [{"type": "text", "text": text}],
+                    }]})
+                    continue
+        elements = inline(kids) if kids else None
+        if elements:
+            cells.append({
+                "type": "rich_text",
+                "elements": [{"type": "rich_text_section", "elements": elements}],
+            })
+        else:
+            cells.append(_empty_cell())
+    while len(cells) < width:  # C7: short rows are padded to the header's width
+        cells.append(_empty_cell())
+    return cells
+
+
+def bold_line(escaped: str, limit: int = MAX_SECTION_TEXT_CHARS) -> str:
+    """The §8.2 heading section text: ``*`` + emphasis-escaped text + ``*``, ≤ ``limit`` bytes.
+
+    An over-long line is cut on a code-point boundary to ``limit - 1`` bytes, never inside
+    an ``&…;`` entity ([D17]) and never leaving a dangling escape backslash, and closed
+    with ``*``. (``section_mrkdwn`` headings share it, with their paragraph limit.)
+    """
     text = "*" + escape_emphasis(escaped) + "*"
-    if _byte_len(text) <= MAX_SECTION_TEXT_CHARS:
+    if _byte_len(text) <= limit:
         return text
-    cut = truncate_utf8(text, MAX_SECTION_TEXT_CHARS - 1)
-    amp = cut.rfind("&", max(0, len(cut) - 5))
-    if amp >= 0 and ";" not in cut[amp:]:  # [D17] never end inside an entity
-        cut = cut[:amp]
+    cut = truncate_utf8(text, limit - 1)
+    partial = PARTIAL_ENTITY.search(cut)
+    if partial is not None:  # [D17] never end inside an entity
+        cut = cut[: partial.start()]
     backslashes = len(cut) - len(cut.rstrip("\\"))
     if backslashes % 2:
         cut = cut[:-1]
     return cut + "*"
 
 
-def _standalone_image(node: Node) -> Link | None:
+def standalone_image(node: Node) -> Link | None:
     """The image of a paragraph that holds one image and otherwise only whitespace (§8.3)."""
     image: Link | None = None
     for child in node.children:
