@@ -68,6 +68,8 @@ _BLOCK_START_LINE = re.compile(
     r"|=+[ \t]*$|-+[ \t]*$|(?:\*[ \t]*){3,}$|(?:_[ \t]*){3,}$|\[[^\]\n]*\]:)"
     r"|^( {0,3}[0-9]{1,9})(?=[.)](?:[ \t]|$))"
 )
+# The first non-blank character of every line _BLOCK_START_LINE can match (a superset).
+_BLOCK_START_CHARS = frozenset("#>-+*`~=_[0123456789")
 _BACKTICK_RUN = re.compile(r"`+")
 _BARE_BACKTICK = re.compile(r"(?<!\\)`")
 # A closing fence may be indented up to three spaces, so those runs count too.
@@ -81,6 +83,18 @@ def longest_backtick_run(text: str) -> int:
     if "`" not in text:
         return 0
     return max(len(m) for m in _BACKTICK_RUN.findall(text))
+
+
+def _escape_block_starts(text: str) -> str:
+    """Backslash-escape what would start a block at a line start (``_BLOCK_START_LINE``);
+    most paragraphs have no line that starts with a candidate character, so the regex
+    only runs on those that do."""
+    chars = _BLOCK_START_CHARS
+    if text.lstrip(" ")[:1] not in chars and (
+        "\n" not in text or not any(line.lstrip(" ")[:1] in chars for line in text.split("\n"))
+    ):
+        return text
+    return _BLOCK_START_LINE.sub(r"\1\2\\", text)
 
 
 def _keep(text: str) -> str:
@@ -120,7 +134,10 @@ class _Emitter:
                     run += 1
                 if run % 2:
                     start -= 1
-            raw = src[start:node.end].decode("utf-8", "replace")
+            end = node.end
+            if src.find(b"\\", start, end) < 0 and src.find(b"&", start, end) < 0:
+                return text  # no escape or entity in this node's source: nothing differs
+            raw = src[start:end].decode("utf-8", "replace")
             if raw != text and ("\\" in raw or "&" in raw):
                 return raw
         return text
@@ -262,7 +279,7 @@ class _Emitter:
             while text.startswith("  \n"):  # a leading hard break would be a blank line
                 text = text[3:]
             # Trailing blanks are invisible; the parser drops them too.
-            return _BLOCK_START_LINE.sub(r"\1\2\\", text.rstrip(" \t"))
+            return _escape_block_starts(text.rstrip(" \t"))
         if kind is HEADING:
             assert isinstance(node, Heading)
             body = self.inline_text(node.children)
