@@ -9,7 +9,7 @@ from typing import Any
 from ..exceptions import InvalidOptionsError
 from .limits import MAX_ACTIONS_ELEMENTS, MAX_HEADER_TEXT_CHARS, MAX_SECTION_TEXT_CHARS
 from .shape import decode_blocks
-from .validate import Severity, Surface, Validator, block_ceiling, surface_name
+from .validate import Severity, Surface, Validator, Violation, block_ceiling, surface_name
 
 __all__ = ["DEFAULT_THRESHOLD_PCT", "Finding", "LintThresholds", "lint", "percent"]
 
@@ -55,27 +55,11 @@ class LintThresholds:
 
 
 @dataclass(frozen=True)
-class Finding:
-    """One advisory finding; ``severity`` is always ``warning``."""
+class Finding(Violation):
+    """One advisory finding: a ``Violation`` whose ``severity`` is always ``warning``
+    (same fields, same ``str()`` line and ``to_dict()`` JSON shape)."""
 
-    path: str
-    code: str
-    message: str
-    hint: str = ""
     severity: Severity = Severity.WARNING
-
-    def __str__(self) -> str:
-        """One readable line: ``<severity> <path> <code>: <message> (hint: <hint>)``."""
-        line = f"{self.severity.value} {self.path} {self.code}: {self.message}"
-        return f"{line} (hint: {self.hint})" if self.hint else line
-
-    def to_dict(self) -> dict[str, str]:
-        """The JSON shape of the lint tool (``hint`` omitted when empty)."""
-        out = {"severity": self.severity.value, "path": self.path, "code": self.code,
-               "message": self.message}
-        if self.hint:
-            out["hint"] = self.hint
-        return out
 
 
 def percent(current: int, limit: int) -> int:
