@@ -2,9 +2,10 @@
 
 ``find_links(text)`` returns the bare URLs, ``www.`` hosts and e-mail addresses a
 plain-text run should link, as ``(start, end, url)`` triples of code-point offsets
-into ``text``. It is one left-to-right regex scan (every pattern starts with a
-look-behind that rejects positions inside a word, so no position is scanned
-twice) and returns ``None`` at once when the run holds no ``://``, ``@`` or ``w.``.
+into ``text``. Every link holds an anchor (``://``, ``www.``, ``@``) that fixes
+where it starts, so the anchors are found with substring scans and only their
+surroundings are examined; ``None`` comes back at once when the run holds no
+``://``, ``@`` or ``w.``.
 
 ``is_refused_url(url)`` says whether a link destination or image source uses a
 scheme that must never reach the output (``javascript:``, ``vbscript:``,
@@ -17,19 +18,15 @@ import re
 
 __all__ = ["find_links", "is_refused_url", "linkify_target"]
 
-# A match may start only at the start of the run or right after one of these
-# characters (spec §6.1), so URLs inside Slack tokens such as `^https://…` stay
-# literal. The e-mail branch also refuses a start right after a local-part
-# character, which keeps the scan linear on long words.
-_URL_LEAD = r"(?:(?<=[ \t*_~(])|(?<![\s\S]))"
-_MAIL_LEAD = r"(?:(?<=[ \t*~(])|(?<![\s\S]))(?<![A-Za-z0-9._+-])"
-
-_LINK_RE = re.compile(
-    _URL_LEAD + r"(?P<url>(?:[Hh][Tt][Tt][Pp][Ss]?|[Ff][Tt][Pp])://[^ \t\n\r\f\v<]+)"
-    r"|" + _URL_LEAD + r"(?P<www>[Ww][Ww][Ww]\.[^ \t\n\r\f\v<]+)"
-    r"|" + _MAIL_LEAD
-    + r"(?P<mail>[A-Za-z0-9._+-]+@[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+)"
-)
+# A link may start only at the start of the run or right after one of these characters
+# (spec §6.1), so URLs inside Slack tokens such as `^https://…` stay literal. An e-mail
+# address also starts where its local part starts (never inside a run of its characters).
+_URL_LEAD_CHARS = frozenset(" \t*_~(")
+_MAIL_LEAD_CHARS = frozenset(" \t*~(")
+_LOCAL_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._+-")
+_SCHEMES = {5: ("https",), 4: ("http",), 3: ("ftp",)}
+_URL_BODY = re.compile(r"[^ \t\n\r\f\v<]+")
+_MAIL_DOMAIN = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+")
 # Characters GFM never lets end an autolink (they stay ordinary text).
 _TRAILING_PUNCT = frozenset("?!.,:*_~")
 _ENTITY = re.compile(r"&[A-Za-z0-9]+;")
@@ -66,6 +63,59 @@ def _trim(candidate: str) -> str:
     return candidate[:end]
 
 
+def _matches(text: str) -> list[tuple[int, int, str]]:
+    """``(start, end, kind)`` of what ``_LINK_RE.finditer(text)`` would match, in order.
+
+    Every match holds an anchor (``://``, ``www.``, ``@``) that fixes where it starts, so
+    the anchors are found with substring scans and only their surroundings are examined
+    (a regex scan tries all three branches at every position of the run).
+    """
+    candidates: list[tuple[int, int, int, str]] = []  # (start, branch, end, kind)
+    i = text.find("://")
+    while i >= 0:
+        for size in (5, 4, 3):  # https, http, ftp (any case)
+            if i >= size:
+                scheme = text[i - size : i]
+                if scheme.isascii() and scheme.lower() in _SCHEMES[size]:
+                    start = i - size
+                    if start == 0 or text[start - 1] in _URL_LEAD_CHARS:
+                        body = _URL_BODY.match(text, i + 3)
+                        if body is not None:
+                            candidates.append((start, 0, body.end(), "url"))
+                    break
+        i = text.find("://", i + 3)
+    for dot in ("w.", "W."):
+        i = text.find(dot)
+        while i >= 0:
+            start = i - 2
+            if start >= 0 and text[start:i].lower() == "ww" and text[start:i].isascii() and (
+                start == 0 or text[start - 1] in _URL_LEAD_CHARS
+            ):
+                body = _URL_BODY.match(text, i + 2)
+                if body is not None:
+                    candidates.append((start, 1, body.end(), "www"))
+            i = text.find(dot, i + 2)
+    i = text.find("@")
+    while i >= 0:
+        start = i
+        while start and text[start - 1] in _LOCAL_CHARS:
+            start -= 1
+        if start < i and (start == 0 or text[start - 1] in _MAIL_LEAD_CHARS):
+            domain = _MAIL_DOMAIN.match(text, i + 1)
+            if domain is not None:
+                candidates.append((start, 2, domain.end(), "mail"))
+        i = text.find("@", i + 1)
+    if len(candidates) > 1:
+        candidates.sort()
+    matches: list[tuple[int, int, str]] = []
+    pos = 0
+    for start, _branch, end, kind in candidates:
+        if start >= pos:  # a later anchor inside an earlier match is part of it
+            matches.append((start, end, kind))
+            pos = end
+    return matches
+
+
 def find_links(text: str) -> list[tuple[int, int, str]] | None:
     """Return ``(start, end, url)`` for each bare link in ``text``, or ``None`` if there is none.
 
@@ -81,16 +131,14 @@ def find_links(text: str) -> list[tuple[int, int, str]] | None:
     ):
         return None
     found: list[tuple[int, int, str]] | None = None
-    for match in _LINK_RE.finditer(text):
-        kind = match.lastgroup
-        start = match.start()
+    for start, match_end, kind in _matches(text):
         if kind == "mail":
-            address = match.group()
+            address = text[start:match_end]
             if address[-1] in "-_":  # GFM: such an address is not linked at all
                 continue
-            end, url = match.end(), "mailto:" + address
+            end, url = match_end, "mailto:" + address
         else:
-            shown = _trim(match.group())
+            shown = _trim(text[start:match_end])
             if kind == "url":
                 host = shown.find("://") + 3
                 if host >= len(shown) or _HOST_START.match(shown, host) is None:
