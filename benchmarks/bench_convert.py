@@ -10,8 +10,8 @@ The script creates its own virtual environment ``.benchvenv/`` (git-ignored) the
 time, installs this package (editable) and the peer libraries there, so the peers are
 never dependencies of the package, then re-runs itself inside it. Every workload runs
 over the whole corpus (``benchmarks/corpus/*.md``) once per pass; passes are
-interleaved (parse, normalize, ours, peers, parse, …) so machine noise hits every
-workload alike, and each figure is the median over the passes. A peer that raises on
+interleaved (every workload once per round, in a shuffled order) so machine noise hits
+every workload alike, and each figure is the median over the passes. A peer that raises on
 an input is timed on the other inputs only; the skipped inputs are counted.
 """
 
@@ -21,6 +21,7 @@ import argparse
 import hashlib
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -316,8 +317,12 @@ def run(args: argparse.Namespace) -> int:
         time_each(fn, docs, indices)
 
     samples: dict[str, list[dict[int, float]]] = {name: [] for name in workloads}
+    order = list(workloads)
+    shuffle = random.Random(2026).shuffle  # fixed seed: the same run order every time
     for _ in range(args.passes):
-        for name, (fn, indices) in workloads.items():
+        shuffle(order)  # no workload always runs right after the same neighbour
+        for name in order:
+            fn, indices = workloads[name]
             samples[name].append(time_each(fn, docs, indices))
 
     def per_input_median(name: str, indices: list[int]) -> float:
@@ -404,7 +409,7 @@ def print_markdown_table(results: dict[str, dict[str, Any]], summary: dict[str, 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--passes", type=int, default=9, help="timed passes per workload")
+    parser.add_argument("--passes", type=int, default=15, help="timed passes per workload")
     parser.add_argument("--cli-runs", type=int, default=20,
                         help="timed runs of the console script (0 skips)")
     parser.add_argument("--no-peers", action="store_true", help="skip the peer libraries")
