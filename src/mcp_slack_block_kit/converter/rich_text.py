@@ -294,7 +294,17 @@ class _Walker:
             self._current.append(element)
             run.clear()
 
+        inline = self._inline
         for item in node.children:
+            children = item.children
+            if len(children) == 1 and children[0].kind is PARAGRAPH and (
+                item.checked is None  # type: ignore[attr-defined]
+            ):  # the common item: one paragraph, no task box, nothing nested
+                elements = inline(children[0].children)
+                if elements:
+                    run.append({"type": "rich_text_section", "elements": elements})
+                    consumed += 1
+                continue
             section = self._item_section(item)
             if any(c.kind in _INNER_BLOCKS for c in item.children):
                 # Split-emit: Slack lists cannot hold code or tables.
