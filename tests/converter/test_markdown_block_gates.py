@@ -1,0 +1,60 @@
+"""The markdown emitter's fast paths give exactly what their slow paths give (§11)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mcp_slack_block_kit.converter.markdown_block import (
+    _BLOCK_START_LINE,
+    _Emitter,
+    _escape_block_starts,
+)
+from mcp_slack_block_kit.converter.options import Options
+from mcp_slack_block_kit.converter.parse import TEXT, Text, iter_nodes, parse
+
+_LINE_PIECES = st.sampled_from([
+    " ", "  ", "    ", "#", "##", ">", "-", "+", "*", "***", "_", "___", "=", "==", "`", "```",
+    "~", "~~~", "[a]:", "[", "1.", "12)", "3", "a", "word", "\t", "\n", "é", "\\",
+])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_LINE_PIECES, max_size=16).map("".join))
+def test_block_start_gate_agrees_with_the_regex(text: str) -> None:
+    assert _escape_block_starts(text) == _BLOCK_START_LINE.sub(r"\1\2\\", text)
+
+
+_SOURCE_PIECES = st.sampled_from([
+    "a", "b c", "\\*", "\\\\", "\\", "&amp;", "&lt;", "&copy;", "&nope;", "&", "*x*", "`c`",
+    "\n", "\n\n", "- ", "| a | b |\n|---|---|\n| \\| | &amp; |\n", "[l](https://x.com)", "é",
+])
+
+
+def reference_text_form(node: Text, src: bytes) -> str:
+    """The source form as the emitter computed it before the byte-range check."""
+    start = node.start
+    if start and src[start - 1] == 0x5C:
+        run = 1
+        while start - run > 0 and src[start - run - 1] == 0x5C:
+            run += 1
+        if run % 2:
+            start -= 1
+    raw = src[start:node.end].decode("utf-8", "replace")
+    return raw if raw != node.text and ("\\" in raw or "&" in raw) else node.text
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_SOURCE_PIECES, max_size=12).map("".join))
+def test_source_form_matches_a_full_decode(markdown: str) -> None:
+    """Text nodes keep their source form (escapes and entities as written, [D6]); the
+    byte-range check that skips decoding changes nothing."""
+    options = Options(mode="markdown_block")
+    doc = parse(markdown, options)
+    emitter = _Emitter(doc, options)
+    if not emitter.source_form:
+        return
+    for node in iter_nodes(doc):
+        if node.kind is TEXT:
+            assert isinstance(node, Text)
+            assert emitter._text_form(node) == reference_text_form(node, doc.source_bytes)
