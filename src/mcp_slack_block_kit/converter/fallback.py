@@ -22,19 +22,44 @@ _ANGLE_URL = re.compile(r"<([A-Za-z][A-Za-z0-9+.\-]{1,31}:[^|> \t\n\f\r]+)>")
 # `@U…`, `#C…`, `@S…`, like rich_text user elements (§12.1). Broadcasts never match.
 _MENTION_TOKEN = re.compile(r"<(@|#|!subteam\^)([A-Z0-9]{3,})>")
 _MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
-# Whitespace that collapsing changes: any TAB/LF/CR/FF, or two or more characters in a row
-# (single spaces, by far the most common case, are not matched at all).
+# What collapsing white space means: each run of ASCII white space (or a lone TAB, LF, CR,
+# FF) becomes one space. _collapse_ws does it with replaces and _SPACE_RUN: two or more
+# spaces (after TAB/LF/CR/FF became spaces) collapse to one.
 _ASCII_WS_RUN = re.compile(r"[\t\n\r\f][ \t\n\r\f]*| [ \t\n\r\f]+")
+_SPACE_RUN = re.compile(r" {2,}")
 # Long texts: strip only the first lines when they give this much visible text.
 _WINDOW = 768
 _ENOUGH = 2 * TEXT_FALLBACK_MAX_CHARS
 # `&` that does not already start one of the three entities Slack decodes.
 _BARE_AMP = re.compile(r"&(?!amp;|lt;|gt;)")
-# At a line start: a run of `#` and one space, or a `>` and one space (one marker per line).
-_LINE_MARKER = re.compile(r"^(?:#+ ?|> ?)", re.MULTILINE)
 # A backslash-escaped ASCII punctuation character, or an emphasis/code character.
-_MARKUP_RUN = re.compile(r"[*_~`]+")
 _MARKUP_CHAR = re.compile(r"\\([!-/:-@\[-`{-~])|[*_~`]")
+
+
+def _collapse_ws(text: str) -> str:
+    """Each run of ASCII white space (TAB, LF, CR, FF, space) as one space: the other
+    characters become spaces first (C-speed replaces), then space runs are squeezed."""
+    for char in "\t\n\r\f":
+        if char in text:
+            text = text.replace(char, " ")
+    return _SPACE_RUN.sub(" ", text) if "  " in text else text
+
+
+def _drop_line_markers(text: str) -> str:
+    """Remove one marker at each line start: a run of ``#`` and one space, or ``>`` and one
+    space (what ``^(?:#+ ?|> ?)`` removes in multi-line mode, without its per-position
+    scan)."""
+    if not (text.startswith(("#", ">")) or "\n#" in text or "\n>" in text):
+        return text
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        first = line[:1]
+        if first == "#":
+            rest = line.lstrip("#")
+            lines[i] = rest[1:] if rest[:1] == " " else rest
+        elif first == ">":
+            lines[i] = line[2:] if line[1:2] == " " else line[1:]
+    return "\n".join(lines)
 
 
 def _mention_text(match: re.Match[str]) -> str:
@@ -59,10 +84,14 @@ def _strip_markup(text: str) -> str:
     if "](" in text:
         text = _MD_LINK.sub(r"\1", text)
     if "#" in text or ">" in text:
-        text = _LINE_MARKER.sub("", text)
+        text = _drop_line_markers(text)
     if "\\" in text:
         return _MARKUP_CHAR.sub(_unescape_or_drop, text)
-    return _MARKUP_RUN.sub("", text)  # no escapes: just delete the markup characters
+    # No escapes: just delete the markup characters.
+    for char in "*_~`":
+        if char in text:
+            text = text.replace(char, "")
+    return text
 
 
 def _strip_bounded(text: str) -> str:
@@ -71,7 +100,7 @@ def _strip_bounded(text: str) -> str:
     if len(text) > _WINDOW:
         cut = text.rfind("\n", 0, _WINDOW)
         head = _strip_markup(text[: cut if cut > 0 else _WINDOW])
-        if len(_ASCII_WS_RUN.sub(" ", head)) >= _ENOUGH:
+        if len(_collapse_ws(head)) >= _ENOUGH:
             return head
     return _strip_markup(text)
 
@@ -198,7 +227,7 @@ def derive_text_fallback(blocks: Sequence[Any], *, allow_broadcasts: bool = Fals
             break
     if not collected:
         return ""
-    text = _ASCII_WS_RUN.sub(" ", _JOIN.join(collected)).strip()
+    text = _collapse_ws(_JOIN.join(collected)).strip()
     if not allow_broadcasts:
         text = _escape(text)
     if len(text) > TEXT_FALLBACK_MAX_CHARS:
