@@ -329,6 +329,11 @@ class _Emitter:
             if not body:
                 lines.append(marker_line.rstrip(" "))
                 continue
+            if "\n" not in body and (
+                marker_line is marker or item.children[0].kind is PARAGRAPH
+            ):  # one line after the marker (most items)
+                lines.append(marker_line + body)
+                continue
             pad = " " * len(marker)
             first, *rest = body.split("\n")
             if marker_line is not marker and item.children[0].kind is not PARAGRAPH:
@@ -344,6 +349,8 @@ class _Emitter:
     def item_body(self, children: list[Node]) -> str:
         """An item's blocks: paragraphs end with one newline (tight), other blocks with a
         blank line; a block that cannot interrupt a paragraph gets a blank line first."""
+        if len(children) == 1 and children[0].kind is PARAGRAPH:  # most items
+            return self.block(children[0]).rstrip("\n")
         out: list[str] = []
         after_paragraph = False
         previous: Node | None = None
@@ -390,7 +397,16 @@ class _Emitter:
         return "\n".join(lines)
 
     def cell(self, cell: Node) -> str:
-        text = self.inline_text(cell.children, in_cell=True)
+        kids = cell.children
+        if len(kids) == 1 and kids[0].kind is TEXT:  # most cells: run_text of one node
+            only = kids[0]
+            assert isinstance(only, Text)
+            text = self._text_form(only)
+            if "`" in text:
+                text = _BARE_BACKTICK.sub(r"\\`", text)
+            text = self.escape(text)
+        else:
+            text = self.inline_text(kids, in_cell=True)
         if "|" in text:
             text = _UNESCAPED_PIPE.sub(r"\\|", text)
         return text.replace("\n", " ") if "\n" in text else text
