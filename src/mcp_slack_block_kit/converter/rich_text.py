@@ -170,14 +170,20 @@ class _Walker:
 
     def _heading(self, node: Node) -> None:
         assert isinstance(node, Heading)
-        text = plain_text(node, self._titles)
+        children = node.children
+        if len(children) == 1 and children[0].kind is TEXT:  # most headings: one text run
+            text: str = children[0].text  # type: ignore[attr-defined]
+            single = True
+        else:
+            text = plain_text(node, self._titles)
+            single = False
         if not text:
             self.blocks.append({"type": "divider"})  # keeps the position; takes no block_id
             return
         if (
             node.level == 1
             and _byte_len(text) <= MAX_HEADER_TEXT_CHARS
-            and not any(n.kind in _HEADER_BLOCKERS for n in iter_nodes(node))
+            and (single or not any(n.kind in _HEADER_BLOCKERS for n in iter_nodes(node)))
         ):
             self._emit_tail_id({"type": "header", "text": {"type": "plain_text", "text": text}})
             return
