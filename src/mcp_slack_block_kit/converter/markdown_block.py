@@ -71,10 +71,12 @@ _BLOCK_START_LINE = re.compile(
 # The first non-blank character of every line _BLOCK_START_LINE can match (a superset).
 _BLOCK_START_CHARS = frozenset("#>-+*`~=_[0123456789")
 _BACKTICK_RUN = re.compile(r"`+")
-_BARE_BACKTICK = re.compile(r"(?<!\\)`")
+# Look-behinds sit after the literal they guard, so each pattern starts with a literal
+# (searched for quickly) instead of trying every position.
+_BARE_BACKTICK = re.compile(r"`(?<!\\`)")
 # A closing fence may be indented up to three spaces, so those runs count too.
 _LINE_START_BACKTICKS = re.compile(r"^ {0,3}(`+)", re.MULTILINE)
-_UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
+_UNESCAPED_PIPE = re.compile(r"\|(?<!\\\|)")
 _ALIGN_MARKER = {"": " --- |", "left": " :--- |", "center": " :---: |", "right": " ---: |"}
 
 

@@ -27,8 +27,9 @@ TRUSTED_TOKEN_RE = re.compile(
 )
 
 # `@handle` at the start of a text or after whitespace, `(` or `[` (so `a@b.com` never
-# matches); the handle is the longest run of ASCII letters, digits, `_`, `.`, `-`.
-HANDLE_RE = re.compile(r"(?:(?<=[ \t\n\r(\[])|(?<![\s\S]))@([A-Za-z0-9_.-]+)")
+# matches); the handle is the longest run of ASCII letters, digits, `_`, `.`, `-`. The
+# look-behinds are written after the `@` so the pattern starts with a literal.
+HANDLE_RE = re.compile(r"@(?:(?<=[ \t\n\r(\[]@)|(?<![\s\S]@))([A-Za-z0-9_.-]+)")
 
 # `:name:` with a non-digit (or nothing) on both sides; the name starts with a letter
 # or `+` and holds letters, digits, `_`, `+`, `-`. The look-behind is written after the
