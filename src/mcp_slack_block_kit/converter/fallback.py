@@ -23,10 +23,8 @@ _ANGLE_URL = re.compile(r"<([A-Za-z][A-Za-z0-9+.\-]{1,31}:[^|> \t\n\f\r]+)>")
 _MENTION_TOKEN = re.compile(r"<(@|#|!subteam\^)([A-Z0-9]{3,})>")
 _MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
 # What collapsing white space means: each run of ASCII white space (or a lone TAB, LF, CR,
-# FF) becomes one space. _collapse_ws does it with replaces and _SPACE_RUN: two or more
-# spaces (after TAB/LF/CR/FF became spaces) collapse to one.
+# FF) becomes one space. _collapse_ws does the same with str.replace.
 _ASCII_WS_RUN = re.compile(r"[\t\n\r\f][ \t\n\r\f]*| [ \t\n\r\f]+")
-_SPACE_RUN = re.compile(r" {2,}")
 # Long texts: strip only the first lines when they give this much visible text.
 _WINDOW = 768
 _ENOUGH = 2 * TEXT_FALLBACK_MAX_CHARS
@@ -38,11 +36,13 @@ _MARKUP_CHAR = re.compile(r"\\([!-/:-@\[-`{-~])|[*_~`]")
 
 def _collapse_ws(text: str) -> str:
     """Each run of ASCII white space (TAB, LF, CR, FF, space) as one space: the other
-    characters become spaces first (C-speed replaces), then space runs are squeezed."""
+    characters become spaces first, then space runs are squeezed (C-speed replaces)."""
     for char in "\t\n\r\f":
         if char in text:
             text = text.replace(char, " ")
-    return _SPACE_RUN.sub(" ", text) if "  " in text else text
+    while "  " in text:  # each pass halves every run of spaces
+        text = text.replace("  ", " ")
+    return text
 
 
 def _drop_line_markers(text: str) -> str:
