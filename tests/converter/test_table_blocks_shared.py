@@ -7,6 +7,10 @@ from typing import Any
 import pytest
 
 from mcp_slack_block_kit import convert
+from mcp_slack_block_kit.converter.inline import InlineRenderer
+from mcp_slack_block_kit.converter.options import Options
+from mcp_slack_block_kit.converter.parse import Table, parse
+from mcp_slack_block_kit.converter.rich_text import table_blocks
 
 
 @pytest.mark.parametrize("overrides", [{}, {"block_id_prefix": "b"}, {"allow_broadcasts": True},
@@ -23,3 +27,14 @@ def test_section_mrkdwn_and_rich_text_share_table_blocks(overrides: dict[str, An
     assert rich == mrkdwn
     assert rich[1]["rows"][0] == rich[0]["rows"][0]  # the header repeats
     assert len(rich[1]["rows"][-1]) == 3  # a short row is padded to the header width
+
+
+def test_cell_fast_paths_equal_the_inline_renderer() -> None:
+    """Lone text and code cells built directly equal what the inline renderer gives."""
+    md = ("| a | `b` | c:d | `<e>` | ** | x *y* |\n|---|---|---|---|---|---|\n"
+          "| 1 | `2` | :tada: | & | `` | <b> |\n")
+    options = Options(mode="rich_text")
+    (table,) = parse(md, options).children
+    assert isinstance(table, Table)
+    render = InlineRenderer(options).render
+    assert table_blocks(table, render, True) == table_blocks(table, render, False)

@@ -429,6 +429,14 @@ def _row(
                         "elements": [{"type": "text", "text": text}],
                     }]})
                     continue
+            elif only.kind is CODE:  # a lone code span: literal, only escaping applies
+                text = only.text  # type: ignore[attr-defined]
+                if text and "&" not in text and "<" not in text and ">" not in text:
+                    cells.append({"type": "rich_text", "elements": [{
+                        "type": "rich_text_section",
+                        "elements": [{"type": "text", "text": text, "style": {"code": True}}],
+                    }]})
+                    continue
         elements = inline(kids) if kids else None
         if elements:
             cells.append({
