@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from mcp_slack_block_kit.converter.markdown_block import (
     _BLOCK_START_LINE,
+    _UNESCAPED_PIPE,
     _Emitter,
     _escape_block_starts,
 )
@@ -58,3 +59,17 @@ def test_source_form_matches_a_full_decode(markdown: str) -> None:
         if node.kind is TEXT:
             assert isinstance(node, Text)
             assert emitter._text_form(node) == reference_text_form(node, doc.source_bytes)
+
+
+def test_cell_fast_paths_equal_inline_text() -> None:
+    """Lone text and code-span cells are written exactly as inline_text writes them."""
+    md = ("| a | `b` | \\| | `` a`b `` | &amp; | x *y* | `<!here>` |\n"
+          "|---|---|---|---|---|---|---|\n| 1 | `|` | `` | ` | a\\`b | <b> | ok |\n")
+    for options in (Options(mode="markdown_block"), Options(allow_broadcasts=True)):
+        doc = parse(md, options)
+        emitter = _Emitter(doc, options)
+        for row in doc.children[0].children:
+            for cell in row.children:
+                text = emitter.inline_text(cell.children, in_cell=True)
+                text = _UNESCAPED_PIPE.sub(r"\\|", text).replace("\n", " ")
+                assert emitter.cell(cell) == text

@@ -407,6 +407,10 @@ class _Emitter:
             if "`" in text:
                 text = _BARE_BACKTICK.sub(r"\\`", text)
             text = self.escape(text)
+        elif len(kids) == 1 and kids[0].kind is CODE:  # a lone code span, as inline() does
+            only = kids[0]
+            assert isinstance(only, Text)
+            text = _code_span(self.escape(only.text) if self.code_escape else only.text)
         else:
             text = self.inline_text(kids, in_cell=True)
         if "|" in text:
