@@ -407,7 +407,8 @@ def new_item_reaches_fence(lines: Sequence[Line], i: int, text: str, content_col
     """
     if "```" in text[content_col:] or "~~~" in text[content_col:]:
         return True
-    for line in lines[i + 1 :]:
+    for j in range(i + 1, len(lines)):  # by index: a slice would copy (quadratic)
+        line = lines[j]
         t = line.text
         if not t.strip():
             continue
