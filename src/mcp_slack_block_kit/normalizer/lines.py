@@ -68,6 +68,7 @@ _FENCE = re.compile(r"( {0,3})(`{3,}|~{3,})(.*)", re.DOTALL)
 # Container markers at the current position (§3.3, [D19]): block quotes, a list item.
 _QUOTE_RUN = re.compile(r"(?: {0,3}> ?)+")
 _ONE_QUOTE = re.compile(r" {0,3}> ?")
+_MARKER_START = frozenset(" >-*+0123456789")  # how a container marker can begin
 _LIST_MARKER = re.compile(r" {0,3}(?:[-*+]|[0-9]{1,9}[.)])(?=[ \t]|\Z)")
 # [D2] a line that opens another block ends a table run.
 # A bare marker (``-``, ``1.``) counts too, so stripping ``- `` to ``-`` (C5) keeps the table's end.
@@ -261,7 +262,7 @@ def classify(text: str) -> list[Line]:
                     in_fence = False  # the fence ended with its container: no lazy lines
         if track and not in_fence:
             # Step 2: open new containers in what is left.
-            while pos < len(line):
+            while pos < len(line) and line[pos] in _MARKER_START:
                 m = _QUOTE_RUN.match(line, pos)
                 if m is not None:
                     end = m.end()

@@ -20,7 +20,7 @@ from ..lines import PROSE, TABLE, Line, delimiter_row
 
 def may_fire(text: str) -> bool:
     """Cheap pre-check on the whole document."""
-    return "|" in text
+    return "|" in text and "---" in text
 
 
 def add_outer_pipes(lines: list[Line]) -> list[Line] | None:

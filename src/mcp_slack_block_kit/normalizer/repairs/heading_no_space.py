@@ -18,11 +18,12 @@ import re
 from ..lines import PROSE, Line
 
 _HEADING = re.compile(r" {0,3}#{1,6}(?=[^ \t\n\r\f#])")
+_MAY_FIRE = re.compile(r"^ {0,3}#{1,6}[^ \t\n\r\f#]", re.MULTILINE)  # CR-only text: see may_fire
 
 
 def may_fire(text: str) -> bool:
     """Cheap pre-check on the whole document."""
-    return "#" in text
+    return "#" in text and ("\r" in text or _MAY_FIRE.search(text) is not None)
 
 
 def space_headings(lines: list[Line]) -> list[Line] | None:

@@ -23,11 +23,12 @@ from ..lines import BLANK, PROSE, Line
 _WS = " \t\n\r\f"
 _TARGET = re.compile(r"[ \t\n\r\f]*\(([^) \t\n\r\f]+)\)")
 _URLISH = re.compile(r"[:/@#]")
+_MAY_FIRE = re.compile(r"\][ \t\f]*[\r\n]")  # a line ending in "]"
 
 
 def may_fire(text: str) -> bool:
     """Cheap pre-check on the whole document."""
-    return "]" in text and "(" in text
+    return "]" in text and "(" in text and _MAY_FIRE.search(text) is not None
 
 
 def _head(line: Line, first: bool = True) -> str | None:
