@@ -7,7 +7,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..exceptions import InvalidOptionsError
-from .limits import MAX_ACTIONS_ELEMENTS, MAX_HEADER_TEXT_CHARS, MAX_SECTION_TEXT_CHARS
+from .limits import (
+    MAX_ACTIONS_ELEMENTS,
+    MAX_HEADER_TEXT_CHARS,
+    MAX_MESSAGE_TEXT_CHARS,
+    MAX_SECTION_TEXT_CHARS,
+)
 from .shape import decode_blocks
 from .validate import Severity, Surface, Validator, Violation, block_ceiling, surface_name
 
@@ -76,7 +81,9 @@ def lint(blocks: Any, *, surface: Surface | str = Surface.MESSAGE,
     """Advisory findings for ``blocks`` (a list or ``{"blocks": [...]}`` payload).
 
     Validator warnings first, then ``blocks_near_limit``, then per-block near-limit
-    findings. Never reports validator errors. Malformed input raises ``BlockDecodeError``.
+    findings, then ``empty_text`` (text a reader would see as nothing, where the validator
+    does not already reject it) and ``message_very_long``. Never reports validator errors.
+    Malformed input raises ``BlockDecodeError``.
     """
     blocks = decode_blocks(blocks)
     if thresholds is None or isinstance(thresholds, Mapping):
@@ -121,4 +128,74 @@ def lint(blocks: Any, *, surface: Surface | str = Surface.MESSAGE,
                 findings.append(Finding(f"/blocks/{i}/elements", "actions_near_limit",
                                         f"{n}/{MAX_ACTIONS_ELEMENTS} elements ({pct}%)",
                                         "split into multiple actions blocks"))
+    findings.extend(_empty_texts(blocks))
+    total = _text_bytes(blocks)
+    pct = percent(total, MAX_MESSAGE_TEXT_CHARS)
+    if pct >= t.text_pct:
+        findings.append(Finding(
+            "/blocks", "message_very_long",
+            f"{total} bytes of text ({pct}% of the {MAX_MESSAGE_TEXT_CHARS}-byte message budget)",
+            "long messages are hard to read and may be cut in notifications; "
+            "post them as several messages with to_messages or split_blocks"))
     return findings
+
+
+# Inline elements that carry their own text; an empty one renders as nothing.
+_TEXT_CONTAINERS = frozenset(("rich_text_section", "rich_text_quote", "rich_text_preformatted"))
+
+
+def _empty_texts(blocks: list[dict[str, Any]]) -> list[Finding]:
+    """``empty_text`` findings: whitespace-only text the validator lets through."""
+    hint = "remove the empty element or give it visible text"
+    out: list[Finding] = []
+    for i, block in enumerate(blocks):
+        type_ = block["type"]
+        if type_ == "markdown":
+            if not str(block.get("text") or "").strip():
+                out.append(Finding(f"/blocks/{i}/text", "empty_text",
+                                   "markdown block text is empty", hint))
+        elif type_ in ("section", "header"):
+            text = block.get("text")
+            value = text.get("text") if isinstance(text, dict) else None
+            # Empty strings are the validator's section_empty / header_text_empty errors.
+            if isinstance(value, str) and value and not value.strip():
+                out.append(Finding(f"/blocks/{i}/text/text", "empty_text",
+                                   f"{type_} text is only white space", hint))
+        elif type_ == "rich_text":
+            stack = [(f"/blocks/{i}/elements", block.get("elements"))]
+            while stack:
+                path, elements = stack.pop()
+                if not isinstance(elements, list):
+                    continue
+                for j, element in enumerate(elements):
+                    if not isinstance(element, dict):
+                        continue
+                    if element.get("type") == "text" and not str(element.get("text") or ""):
+                        out.append(Finding(f"{path}/{j}/text", "empty_text",
+                                           "rich_text text element is empty", hint))
+                    elif element.get("type") in _TEXT_CONTAINERS or \
+                            element.get("type") == "rich_text_list":
+                        stack.append((f"{path}/{j}/elements", element.get("elements")))
+    out.sort(key=lambda f: _path_key(f.path))
+    return out
+
+
+def _path_key(path: str) -> list[int | str]:
+    return [int(p) if p.isdigit() else p for p in path.split("/")]
+
+
+def _text_bytes(value: Any) -> int:
+    """UTF-8 bytes of every ``text`` string anywhere in ``value`` (iterative walk)."""
+    total = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            for key, child in item.items():
+                if key == "text" and isinstance(child, str):
+                    total += _blen(child)
+                elif isinstance(child, (dict, list)):
+                    stack.append(child)
+        elif isinstance(item, list):
+            stack.extend(item)
+    return total
