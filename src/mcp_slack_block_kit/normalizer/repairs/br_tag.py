@@ -32,7 +32,8 @@ def may_fire(text: str) -> bool:
     return _MAY_FIRE.search(text) is not None
 
 
-def _live_matches(text: str) -> list[re.Match[str]]:
+def live_br_tags(text: str) -> list[re.Match[str]]:
+    """The tags R8 cuts at: not inside inline code, not backslash-escaped."""
     matches = list(_BR.finditer(text))
     if not matches or ("\\" not in text and "`" not in text):
         return matches  # nothing can be escaped or inside a code span
@@ -72,7 +73,7 @@ def _table_row(text: str, live: list[re.Match[str]]) -> str:
         last = m.end()
     pieces.append(text[last:])
     row = " ".join(pieces)
-    again = _live_matches(row)
+    again = live_br_tags(row)
     if not again:
         return row
     pieces = []
@@ -105,7 +106,7 @@ def _cut(text: str, live: list[re.Match[str]]) -> list[str]:
             end = matches[k + 1].start() if k + 1 < len(matches) else len(t)
             piece = t[m.end() : end]
             defused = _defuse_fence(piece)
-            again = _live_matches(defused) if defused is not piece and "<" in defused else []
+            again = live_br_tags(defused) if defused is not piece and "<" in defused else []
             items.append((defused, again or None))
         stack.extend(reversed(items))
     return out
@@ -120,7 +121,7 @@ def break_tags(lines: list[Line]) -> list[Line] | None:
         if line.kind not in _SCOPE or "<" not in text:
             out.append(line)
             continue
-        live = _live_matches(text)
+        live = live_br_tags(text)
         if not live:
             out.append(line)
             continue

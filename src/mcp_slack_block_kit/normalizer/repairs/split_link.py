@@ -9,6 +9,9 @@ Fires when (numbered guards):
 3. the target looks like a URL: it holds ``:``, ``/``, ``@`` or ``#``
    (``see [Bar]\\n(actually Baz)`` stays).
 
+4. the merged line holds no ``<br>`` that R8 (which ran before) would now
+   cut: joining can change how its backticks pair (``[`]\n(/)`<br>`)``).
+
 [D4] The merged line is examined again as a first line, so a chain of split
 links merges in one pass.
 """
@@ -23,7 +26,14 @@ from ..lines import BLANK, PROSE, Line
 _WS = " \t\n\r\f"
 _TARGET = re.compile(r"[ \t\n\r\f]*\(([^) \t\n\r\f]+)\)")
 _URLISH = re.compile(r"[:/@#]")
+_BR = re.compile(r"<br", re.IGNORECASE)
 _MAY_FIRE = re.compile(r"\][ \t\f]*[\r\n]")  # a line ending in "]"
+
+
+def _rearms_br(text: str) -> bool:
+    from .br_tag import live_br_tags  # R8's own test, so the two can never disagree
+
+    return _BR.search(text) is not None and bool(live_br_tags(text))
 
 
 def may_fire(text: str) -> bool:
@@ -68,6 +78,7 @@ def merge_split_links(lines: list[Line]) -> list[Line] | None:
     i = 0
     n = len(lines)
     while i < n:
+        start = i
         line = lines[i]
         i += 1
         if line.kind is not PROSE or "]" not in line.text:
@@ -95,9 +106,9 @@ def merge_split_links(lines: list[Line]) -> list[Line] | None:
         if len(parts) == 1:
             out.append(line)
             continue
-        fired = True
         # The merged line may now complete a label on an earlier line whose own next
         # line did not match: ``x[a]\n(y[b]\n(http://z)`` merges fully in one pass.
+        removed: list[Line] = []
         while True:
             h = len(out) - 1
             while h >= 0 and out[h].kind is BLANK:
@@ -111,6 +122,13 @@ def merge_split_links(lines: list[Line]) -> list[Line] | None:
             if found is None:
                 break
             parts.extendleft(reversed([head, "(", found[0], ")", found[1]]))
+            removed[:0] = out[h:]
             del out[h:]
-        out.append(Line("".join(parts), PROSE, ending))
+        merged = "".join(parts)
+        if "<" in merged and _rearms_br(merged):
+            out += removed  # guard 4: keep every line as it was
+            out += lines[start:i]
+            continue
+        fired = True
+        out.append(Line(merged, PROSE, ending))
     return out if fired else None
