@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -111,3 +112,31 @@ def test_usage_error_is_one_line_exit_2(capsys: pytest.CaptureFixture[str]) -> N
     assert main(["frobnicate"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and err.count("\n") == 1
+
+
+def test_all_matches_the_export_table_and_every_name_resolves() -> None:
+    """`__all__` lists exactly the lazy table (plus __version__) and each name imports."""
+    assert sorted(sbk.__all__) == sorted([*sbk._EXPORTS, "__version__"])
+    assert len(set(sbk.__all__)) == len(sbk.__all__)
+    for name in sbk.__all__:
+        assert getattr(sbk, name) is not None
+
+
+def test_root_reexports_type_check_for_users(tmp_path: Path) -> None:
+    """`from mcp_slack_block_kit import Converter` passes mypy --strict in user code."""
+    user = tmp_path / "user.py"
+    user.write_text("from mcp_slack_block_kit import Converter, convert, validate\n"
+                    "r = convert('x')\nprint(Converter, validate, r.blocks)\n")
+    out = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental",
+                          "--cache-dir", str(tmp_path / "cache"), str(user)],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_read_text_drops_a_byte_order_mark(tmp_path: Path) -> None:
+    """Every sub-command reading Markdown ignores a leading UTF-8 byte-order mark."""
+    from mcp_slack_block_kit.cli._io import read_text
+
+    f = tmp_path / "bom.md"
+    f.write_bytes(b"\xef\xbb\xbf# Title\n")
+    assert read_text(str(f)) == "# Title\n"

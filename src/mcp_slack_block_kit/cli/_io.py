@@ -32,7 +32,9 @@ def read_text(path: str | None) -> str:
         raise CliError(f"read {'stdin' if path in (None, '-') else path}: "
                        f"{exc.strerror or exc}") from None
     try:
-        return data.decode("utf-8")
+        # A UTF-8 byte-order mark (editors on Windows write one) is an encoding signature,
+        # not text: left in place it would turn "# Title" on line 1 into a paragraph.
+        return data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
         raise CliError(
             f"read {where}: not valid UTF-8 ({exc.reason} at byte {exc.start})") from None

@@ -43,9 +43,6 @@ def run(args: argparse.Namespace) -> int:
 
     options = options_from_args(args)
     markdown = read_text(args.file)
-    # A UTF-8 byte-order mark (editors on Windows write one) is an encoding signature, not
-    # text: left in place it would turn "# Title" on the first line into a paragraph.
-    markdown = markdown.removeprefix("\ufeff")
     try:
         result = Converter(options).convert(markdown)
     except SlackBlockKitError as exc:
