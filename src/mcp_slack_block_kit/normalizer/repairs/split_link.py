@@ -27,6 +27,7 @@ _WS = " \t\n\r\f"
 _TARGET = re.compile(r"[ \t\n\r\f]*\(([^) \t\n\r\f]+)\)")
 _URLISH = re.compile(r"[:/@#]")
 _BR = re.compile(r"<br", re.IGNORECASE)
+_SPACE = re.compile(r"[ \t\n\r\f]")
 _MAY_FIRE = re.compile(r"\][ \t\f]*[\r\n]")  # a line ending in "]"
 
 
@@ -60,7 +61,9 @@ def _target(parts: deque[str]) -> tuple[str, str] | None:
     take = []
     for part in parts:
         take.append(part)
-        if ")" in part or " " in part or "\t" in part or "\f" in part:
+        # Leading white space may precede "("; after it, ")" or white space ends the target.
+        core = "".join(take).lstrip(_WS)
+        if ")" in core or _SPACE.search(core) is not None:
             break
     joined = "".join(take)
     m = _TARGET.match(joined)
