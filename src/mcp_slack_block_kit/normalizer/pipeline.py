@@ -138,6 +138,14 @@ def _one_pass(
         if repair.reclassify:
             current = reassemble(new)
             lines = classify(current)
+            # Its pieces can end a fence early (``*<br>`` becomes an empty list item),
+            # exposing more tags: repeat until none is left (bounded).
+            for _ in range(MAX_PASSES):
+                again = repair.apply(lines)
+                if again is None:
+                    break
+                current = reassemble(again)
+                lines = classify(current)
             restructured = False
         else:
             lines = new
