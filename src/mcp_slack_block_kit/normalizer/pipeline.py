@@ -153,8 +153,9 @@ def _one_pass(
             restructured = restructured or repair.restructures
     if current is None:
         current = reassemble(lines or [])
-    # Container structure only decides fence boundaries: no fence run, nothing to settle.
-    if restructured and ("```" in current or "~~~" in current):
+    # Structure decides fence boundaries and table runs (a merged line can become a table
+    # header, which C6 then pipes): with neither a fence run nor a pipe, nothing to settle.
+    if restructured and ("```" in current or "~~~" in current or "|" in current):
         return current, lines
     return current, None
 
