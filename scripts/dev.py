@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Set up the in-repo virtual environment (.venv) and run the example or the test suite.
 
-    python3 scripts/dev.py example [ARGS...]   convert examples/deal-summary.md, print Block Kit JSON
+    python3 scripts/dev.py example [ARGS...]   convert examples/deal-summary.md (prints JSON)
     python3 scripts/dev.py test [PYTEST ARGS]  install the test extras and run the whole suite
 
 Needs only python3 (with venv/pip). Installs are skipped when pyproject.toml has not changed.
@@ -36,7 +36,8 @@ def ensure_env(extras: set[str]) -> None:
         stamp = {}
     if stamp.get("pyproject") == digest and extras <= set(stamp.get("extras", [])):
         return
-    wanted = sorted(extras | (set(stamp.get("extras", [])) if stamp.get("pyproject") == digest else set()))
+    kept = set(stamp.get("extras", [])) if stamp.get("pyproject") == digest else set()
+    wanted = sorted(extras | kept)
     target = "." + (f"[{','.join(wanted)}]" if wanted else "")
     print(f"dev: installing {target} into .venv", file=sys.stderr)
     subprocess.run([str(PY), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
@@ -61,5 +62,6 @@ if __name__ == "__main__":
     try:
         sys.exit(main(sys.argv[1:]))
     except subprocess.CalledProcessError as exc:
-        print(f"dev: {' '.join(map(str, exc.cmd))} failed with status {exc.returncode}", file=sys.stderr)
+        command = " ".join(map(str, exc.cmd))
+        print(f"dev: {command} failed with status {exc.returncode}", file=sys.stderr)
         sys.exit(exc.returncode or 1)
