@@ -77,7 +77,7 @@ def _continued_spans(lines: list[Line], start: int, end: int) -> dict[int, bool]
 def _paragraph_spans(lines: list[Line], candidates: list[int]) -> set[int]:
     """Indices of candidate lines whose trailing run is inside a continuing code span."""
     result: set[int] = set()
-    todo = set(candidates)
+    pending = set(candidates)
     n = len(lines)
     i = 0
     while i < n:
@@ -93,8 +93,9 @@ def _paragraph_spans(lines: list[Line], candidates: list[int]) -> set[int]:
             and not _v4_line(lines[j])
         ):
             j += 1
-        if any(k in todo for k in range(i, j)) and any("`" in lines[k].text for k in range(i, j)):
-            result.update(k for k in _continued_spans(lines, i, j) if k in todo)
+        span = range(i, j)
+        if any(k in pending for k in span) and any("`" in lines[k].text for k in span):
+            result.update(k for k in _continued_spans(lines, i, j) if k in pending)
         i = j
     return result
 
