@@ -400,8 +400,9 @@ def lint_block_kit(
     surface: _SurfaceArg = "",
 ) -> Annotated[CallToolResult, LintOutput]:
     """Advisory lint of Block Kit: near-limit text, headers, actions and block counts
-    (configurable thresholds, default 90 % of each limit) plus accessibility findings such as
-    images without alt text. Always advisory: it never fails a payload; use validate_block_kit
+    (configurable thresholds, default 90 % of each limit), images without alt text, text that
+    shows as nothing (empty_text) and very long messages (message_very_long). Always
+    advisory: it never fails a payload; use validate_block_kit
     for the hard check. Give either `blocks` or a whole `payload`.
     """
     from ..blocks.lint import LintThresholds, lint
