@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
 
 from mcp_slack_block_kit.normalizer.lines import CODE_KINDS, Kind, classify, reassemble
 from mcp_slack_block_kit.normalizer.pipeline import PIPELINE, Repair
 from normalizer.helpers import REPAIRS, cases, full_options, repair_files
+from normalizer.strategies import token_text
 
 # Every fixture input of every repair file, plus the code samples below, feed every repair.
 INPUTS = sorted({c.input for p in repair_files() for c in cases(p)})
@@ -67,6 +69,28 @@ def test_may_fire_is_a_sound_precheck(repair: Repair) -> None:
     for text in INPUTS:
         if repair.apply(classify(text)) is not None:
             assert repair.may_fire(text), text
+
+
+@pytest.mark.parametrize("ending", ["\r", "\r\n"])
+@pytest.mark.parametrize("repair", PIPELINE, ids=_ids)
+def test_may_fire_is_sound_with_other_line_endings(repair: Repair, ending: str) -> None:
+    """The pre-checks that look at line starts and ends also see CR and CRLF endings."""
+    fired = 0
+    for text in INPUTS:
+        text = text.replace("\n", ending)
+        if repair.apply(classify(text)) is not None:
+            fired += 1
+            assert repair.may_fire(text), text
+    assert fired  # the check above ran
+
+
+@pytest.mark.parametrize("repair", PIPELINE, ids=_ids)
+@settings(max_examples=300, deadline=None)
+@given(text=token_text)
+def test_may_fire_is_sound_on_generated_text(repair: Repair, text: str) -> None:
+    """Whenever a repair fires on generated text, its pre-check said it could."""
+    if repair.apply(classify(text)) is not None:
+        assert repair.may_fire(text), text
 
 
 def test_fixture_vectors_cover_every_repair() -> None:

@@ -15,15 +15,15 @@ from __future__ import annotations
 
 import re
 
-from ..lines import PROSE, Line
+from ..lines import PROSE, Line, some_line_starts
 
 _HEADING = re.compile(r" {0,3}#{1,6}(?=[^ \t\n\r\f#])")
-_MAY_FIRE = re.compile(r"^ {0,3}#{1,6}[^ \t\n\r\f#]", re.MULTILINE)  # CR-only text: see may_fire
+_STARTS_SOME_LINE = some_line_starts(r" {0,3}#{1,6}[^ \t\n\r\f#]")
 
 
 def may_fire(text: str) -> bool:
     """Cheap pre-check on the whole document."""
-    return "#" in text and ("\r" in text or _MAY_FIRE.search(text) is not None)
+    return "#" in text and _STARTS_SOME_LINE(text)
 
 
 def space_headings(lines: list[Line]) -> list[Line] | None:

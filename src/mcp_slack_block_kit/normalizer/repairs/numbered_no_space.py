@@ -17,17 +17,16 @@ from __future__ import annotations
 
 import re
 
-from ..lines import PROSE, Line, new_item_reaches_fence
+from ..lines import PROSE, Line, new_item_reaches_fence, some_line_starts
 
 _GLUED = re.compile(r"( {0,3})[0-9]{1,9}([.)])[^ \t\n\r\f0-9]")
 _PEER = re.compile(r"[0-9]{1,9}([.)])[^0-9]")
-# A superset of a glued marker anywhere; no line anchor, so the scan stays fast.
-_MAY_FIRE = re.compile(r"[0-9][.)][^ \t\n\r\f0-9]")
+_STARTS_SOME_LINE = some_line_starts(_GLUED.pattern)
 
 
 def may_fire(text: str) -> bool:
     """Cheap pre-check on the whole document."""
-    return _MAY_FIRE.search(text) is not None
+    return _STARTS_SOME_LINE(text)
 
 
 def _is_peer(line: Line, indent: str, marker: str) -> bool:

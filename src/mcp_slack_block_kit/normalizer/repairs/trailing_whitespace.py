@@ -35,16 +35,18 @@ from .one_line_fence import split_one_liner
 
 _LIST_ITEM = re.compile(r" {0,3}(?:[-*+]|[0-9]{1,9}[.)]) ")
 _SCOPE = (PROSE, BLANK, TABLE)
+# A line ending after a space/TAB. Starting at the literal ending lets the regex engine
+# skip ahead in C (a ``[ \t]\n`` search would stop at every space).
+_LF_AFTER_BLANK = re.compile(r"\n(?<=[ \t]\n)")
+_CR_AFTER_BLANK = re.compile(r"\r(?<=[ \t]\r)")
 
 
 def may_fire(text: str) -> bool:
     """Cheap pre-check on the whole document."""
     return (
-        " \n" in text
-        or "\t\n" in text
-        or " \r" in text
-        or "\t\r" in text
+        _LF_AFTER_BLANK.search(text) is not None
         or text.endswith((" ", "\t"))
+        or ("\r" in text and _CR_AFTER_BLANK.search(text) is not None)
     )
 
 

@@ -16,16 +16,16 @@ from __future__ import annotations
 
 import re
 
-from ..lines import PROSE, Line, new_item_reaches_fence
+from ..lines import PROSE, Line, new_item_reaches_fence, some_line_starts
 
 GLYPHS = "•‣⁃⁌⁍∙◦▪▫●○■□◆◇"
 _BULLET = re.compile(r"( {0,3})[" + GLYPHS + r"][ \t]+")
-_ANY = re.compile("[" + GLYPHS + "]")
+_STARTS_SOME_LINE = some_line_starts(_BULLET.pattern)
 
 
 def may_fire(text: str) -> bool:
     """Cheap pre-check on the whole document."""
-    return not text.isascii() and _ANY.search(text) is not None
+    return not text.isascii() and _STARTS_SOME_LINE(text)
 
 
 def replace_bullet_glyphs(lines: list[Line]) -> list[Line] | None:

@@ -19,7 +19,8 @@ from collections.abc import Callable
 from ..lines import BLANK, PROSE, TABLE, Line
 from ..mask import pair_backticks
 
-_LOOKALIKE = re.compile("[\u2013\u2014\u2018\u2019\u201c\u201d\u2026]")
+_CHARS = "\u2013\u2014\u2018\u2019\u201c\u201d\u2026"
+_LOOKALIKE = re.compile(f"[{_CHARS}]")
 _ASCII = str.maketrans(
     {
         "\u2013": "-",
@@ -33,14 +34,17 @@ _ASCII = str.maketrans(
 )
 _AUTOLINK = re.compile(r"<[A-Za-z][A-Za-z0-9+.\-]{1,31}:[^<> \t\n\r\f]*>")
 _SCOPE = (PROSE, BLANK, TABLE)
+# Supersets of what the repair rewrites: a look-alike after ``](`` with no ``)`` or line
+# ending between (a ``](`` in between restarts the match, keeping the scan linear), or
+# one inside an autolink. Each begins with a literal the regex engine skips to in C.
+_IN_DESTINATION = re.compile(rf"\]\((?:[^)\n\r\]]|\](?!\())*[{_CHARS}]")
+_IN_AUTOLINK = re.compile(rf"<[A-Za-z][A-Za-z0-9+.\-]{{1,31}}:[^<> \t\n\r\f]*[{_CHARS}]")
 
 
 def may_fire(text: str) -> bool:
     """Cheap pre-check on the whole document."""
-    return (
-        not text.isascii()
-        and ("](" in text or "<" in text)
-        and _LOOKALIKE.search(text) is not None
+    return not text.isascii() and (
+        _IN_DESTINATION.search(text) is not None or _IN_AUTOLINK.search(text) is not None
     )
 
 
