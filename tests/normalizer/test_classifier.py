@@ -12,10 +12,13 @@ from mcp_slack_block_kit.normalizer.lines import (
     classify,
     delimiter_row,
     is_link_reference_definition,
+    paragraphs,
+    paragraphs_holding,
     reassemble,
 )
 from mcp_slack_block_kit.normalizer.mask import inline_code_mask, pair_backticks
 from normalizer.helpers import NORMALIZER_FIXTURES, cases
+from normalizer.strategies import token_text
 
 CLASSIFIER = cases(NORMALIZER_FIXTURES / "classifier.md")
 
@@ -155,3 +158,18 @@ def test_pairing_handles_many_mixed_runs() -> None:
     text = " ".join("`" * (1 + i % 7) for i in range(12_500))
     pairing = pair_backticks(text)
     assert (pairing.spans, pairing.unmatched) == _naive_pairing(text)
+
+
+def test_paragraphs_are_runs_of_prose_lines() -> None:
+    """Blank lines and code end a paragraph; a link reference definition belongs to none."""
+    lines = classify("a\nb\n\n[x]: /u\nc\n```\nd\n```\ne")
+    assert paragraphs(lines) == [(0, 2), (4, 5), (8, 9)]
+    assert paragraphs(lines, skip_definitions=False) == [(0, 2), (3, 5), (8, 9)]
+
+
+@given(token_text, st.sampled_from("*`"))
+def test_paragraphs_holding_filters_paragraphs(text: str, char: str) -> None:
+    """``paragraphs_holding`` gives exactly the paragraphs that have a line holding ``char``."""
+    lines = classify(text)
+    expected = [(a, b) for a, b in paragraphs(lines) if any(char in ln.text for ln in lines[a:b])]
+    assert paragraphs_holding(lines, char) == expected

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from enum import IntEnum
 from itertools import repeat
 from typing import NamedTuple
@@ -19,6 +19,7 @@ __all__ = [
     "is_link_reference_definition",
     "new_item_reaches_fence",
     "paragraphs",
+    "paragraphs_holding",
     "reassemble",
     "some_line_starts",
     "split_one_liner",
@@ -237,14 +238,21 @@ def classify(text: str) -> list[Line]:
 
     for i in range(last_real):
         line = texts[i]
-        # Fast paths for the common lines outside containers.
+        # Fast paths for the common lines.
+        first = line[:1]
         if in_fence:
             if not stack and fence_char not in line:  # cannot close the fence
                 kinds[i] = FENCE_CONTENT
                 prev_blank = False
                 continue
-        elif not stack:
-            first = line[:1]
+        else:
+            if stack and first and first not in " \t>" and not first.isspace():
+                # Unindented and no quote marker: no container continues (Step 1's result).
+                stack.clear()
+                before.clear()
+                quote_at.clear()
+                depth = 0
+        if not stack and not in_fence:
             if first in _PLAIN_START:
                 # A letter or other plain character (or ``#``): no container, fence,
                 # indented code, blank line or delimiter row starts with it.
@@ -482,23 +490,46 @@ def new_item_reaches_fence(lines: Sequence[Line], i: int, text: str, content_col
 _FENCE_KINDS = (FENCE_OPEN, FENCE_CONTENT, FENCE_CLOSE)
 
 
+_RUN_OF_ONES = re.compile(b"\x01+")
+
+
 def paragraphs(
     lines: Sequence[Line], *, skip_definitions: bool = True
-) -> Iterator[tuple[int, int]]:
-    """Yield ``(start, end)`` index ranges of maximal runs of PROSE lines (§3.7).
+) -> list[tuple[int, int]]:
+    """The ``(start, end)`` index ranges of maximal runs of PROSE lines (§3.7).
 
     With ``skip_definitions`` a link reference definition line ends the
     paragraph before it and belongs to none ([D26]).
     """
-    start = -1
-    for i, line in enumerate(lines):
-        if line.kind is PROSE and not (
-            skip_definitions and is_link_reference_definition(line.text)
-        ):
-            if start < 0:
-                start = i
-        elif start >= 0:
-            yield start, i
-            start = -1
-    if start >= 0:
-        yield start, len(lines)
+    member = [line.kind is PROSE for line in lines]
+    if skip_definitions:
+        for i in [i for i, line in enumerate(lines) if "]:" in line.text]:
+            if member[i] and is_link_reference_definition(lines[i].text):
+                member[i] = False
+    # The runs of True, found by the regex engine on one byte per line.
+    return [m.span() for m in _RUN_OF_ONES.finditer(bytes(member))]
+
+
+def _in_paragraph(line: Line) -> bool:
+    return line.kind is PROSE and not is_link_reference_definition(line.text)
+
+
+def paragraphs_holding(lines: Sequence[Line], char: str) -> list[tuple[int, int]]:
+    """The ranges ``paragraphs(lines)`` gives that have a line holding ``char``.
+
+    Only the lines around a ``char`` are looked at, so a repair whose character
+    is rare skips most of the document.
+    """
+    found: list[tuple[int, int]] = []
+    end = 0
+    for i in [i for i, line in enumerate(lines) if char in line.text]:
+        if i < end or not _in_paragraph(lines[i]):
+            continue
+        start = i
+        while start and _in_paragraph(lines[start - 1]):
+            start -= 1
+        end = i + 1
+        while end < len(lines) and _in_paragraph(lines[end]):
+            end += 1
+        found.append((start, end))
+    return found

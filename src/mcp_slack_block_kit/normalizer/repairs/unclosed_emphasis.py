@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from ..lines import Line, paragraphs
+from ..lines import Line, paragraphs_holding
 
 _STARS = re.compile(r"\*+")
 _BULLET = re.compile(r" {0,3}\*[ \t]")
@@ -56,7 +56,7 @@ def _runs(text: str) -> list[tuple[int, int]]:
 def close_emphasis(lines: list[Line]) -> list[Line] | None:
     """Append the missing ``*``/``**`` to paragraph-final lines; None when none."""
     out: list[Line] | None = None
-    for _, end in paragraphs(lines):
+    for _, end in paragraphs_holding(lines, "*"):
         line = lines[end - 1]
         text = line.text
         if "*" not in text:

@@ -19,7 +19,7 @@ Result: as many backticks as *first* has are appended to *L*.
 
 from __future__ import annotations
 
-from ..lines import Line, paragraphs
+from ..lines import Line, paragraphs_holding
 from ..mask import pair_backticks
 
 
@@ -31,14 +31,14 @@ def may_fire(text: str) -> bool:
 def close_inline_code(lines: list[Line]) -> list[Line] | None:
     """Close the first unmatched backtick run of a paragraph; None when none fired."""
     out: list[Line] | None = None
-    for start, end in paragraphs(lines):
-        texts = [line.text for line in lines[start:end]]
-        if not any("`" in t for t in texts):
+    for start, end in paragraphs_holding(lines, "`"):
+        joined = "\n".join([line.text for line in lines[start:end]])
+        if "`" not in joined:
             continue
-        joined = "\n".join(texts)
         pairing = pair_backticks(joined)
         if not pairing.unmatched or "```" in joined:
             continue
+        texts = joined.split("\n")
         first_start, first_end = pairing.unmatched[0]
         offset = 0
         k = 0
