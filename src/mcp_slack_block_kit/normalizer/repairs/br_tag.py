@@ -92,23 +92,24 @@ def _cut(text: str, live: list[re.Match[str]]) -> list[str]:
     backtick pairing, and so which of its tags are live, exactly as the next
     pass would see it (``<BR>```<BR>```'``).
     """
-    out: list[str] = []
-    # Work items in order: (text, cut it?). Iterative, so long chains cannot recurse deeply.
-    stack: list[tuple[str, list[re.Match[str]] | None]] = [(text, live)]
+    out = [text[: live[0].start()]]
+    # Depth first and iterative: (text, its live tags, index of the next piece). Only the
+    # chain of pieces being re-cut is held, so long lines keep few objects alive.
+    stack: list[tuple[str, list[re.Match[str]], int]] = [(text, live, 0)]
     while stack:
-        t, matches = stack.pop()
-        if matches is None:
-            out.append(t)
-            continue
-        out.append(t[: matches[0].start()])
-        items: list[tuple[str, list[re.Match[str]] | None]] = []
-        for k, m in enumerate(matches):
-            end = matches[k + 1].start() if k + 1 < len(matches) else len(t)
-            piece = t[m.end() : end]
-            defused = _defuse_fence(piece)
-            again = live_br_tags(defused) if defused is not piece and "<" in defused else []
-            items.append((defused, again or None))
-        stack.extend(reversed(items))
+        t, matches, k = stack.pop()
+        if k + 1 < len(matches):
+            stack.append((t, matches, k + 1))
+            piece = t[matches[k].end() : matches[k + 1].start()]
+        else:
+            piece = t[matches[k].end() :]
+        defused = _defuse_fence(piece)
+        again = live_br_tags(defused) if defused is not piece and "<" in defused else None
+        if again:
+            out.append(defused[: again[0].start()])
+            stack.append((defused, again, 0))
+        else:
+            out.append(defused)
     return out
 
 
@@ -130,6 +131,6 @@ def break_tags(lines: list[Line]) -> list[Line] | None:
             out.append(line._replace(text=_table_row(text, live)))
             continue
         pieces = _cut(text, live)
-        out.extend(Line(piece, PROSE, "\n") for piece in pieces[:-1])
+        out.extend([Line(piece, PROSE, "\n") for piece in pieces[:-1]])
         out.append(Line(pieces[-1], PROSE, line.ending))
     return out if fired else None
