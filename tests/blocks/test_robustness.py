@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,7 +27,7 @@ _TYPES = ["section", "header", "image", "actions", "context", "table", "markdown
           "rich_text_preformatted", "text", "link", "emoji", "user", "date", "button",
           "plain_text", "mrkdwn", "raw_text", "raw_number", "bullet", "ordered", "sparkle"]
 _scalar = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.sampled_from(_TYPES),
-                    st.text(max_size=5))
+                    st.text(max_size=5), st.sampled_from(["\ud800", "a\udfffb"]))
 _json = st.recursive(
     _scalar,
     lambda inner: st.one_of(
@@ -65,3 +66,26 @@ def test_engines_agree_on_decoding(blocks: list[Any]) -> None:
         except BlockDecodeError as exc:
             outcomes.add(str(exc))
     assert len(outcomes) == 1
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(
+    ("blocks", "message"),
+    [
+        ([{"type": "section", "text": {"type": "mrkdwn", "text": "a\ud800b"}}],
+         "blocks[0].text.text: holds the lone surrogate U+D800, which is not valid UTF-8"),
+        ([{"type": "divider"}, {"type": "context", "elements": [{"type": "x", "y": ["\udfff"]}]}],
+         "blocks[1].elements[0].y[0]: holds the lone surrogate U+DFFF, which is not valid UTF-8"),
+        ([{"type": "divider", "\ud83d": 1}],
+         "blocks[0] (a key): holds the lone surrogate U+D83D, which is not valid UTF-8"),
+        ([{"type": "divider", "extra": {1, 2}}],
+         "blocks: not JSON: Object of type set is not JSON serializable"),
+    ],
+)
+def test_unsendable_strings_and_values_are_decode_errors(
+    engine: Any, blocks: list[Any], message: str
+) -> None:
+    """A lone surrogate or a non-JSON value anywhere is a BlockDecodeError naming where."""
+    with pytest.raises(BlockDecodeError) as info:
+        engine(blocks)
+    assert str(info.value) == message

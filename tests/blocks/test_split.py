@@ -217,14 +217,19 @@ def test_split_properties(text: str, max_chars: int, margin: int) -> None:
 @settings(max_examples=100)
 @given(st.text(max_size=400), st.integers(1, 50), st.integers(-5, 60))
 def test_split_properties_any_unicode(text: str, max_chars: int, margin: int) -> None:
-    """Round trip and byte bound for arbitrary Unicode (surrogates excluded by encoding)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return
+    """Round trip and byte bound for arbitrary Unicode, lone surrogates included."""
     parts = split_text(text, max_chars, margin)
     assert concat(parts) == text
-    assert sum(len(p.encode()) > max_chars for p in parts) <= 1
+    assert sum(len(p.encode("utf-8", "surrogatepass")) > max_chars for p in parts) <= 1
+
+
+def test_split_keeps_lone_surrogates() -> None:
+    """A lone surrogate (Python strings can hold one) counts three bytes and survives."""
+    text = "a\ud800b. " * 50
+    parts = split_text(text, 16)
+    assert concat(parts) == text
+    assert len(parts) > 1
+    assert all(len(p.encode("utf-8", "surrogatepass")) <= 16 for p in parts)
 
 
 _WS = frozenset(b" \t\n\r\f\v")

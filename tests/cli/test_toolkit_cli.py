@@ -93,6 +93,17 @@ def test_malformed_input_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert err.startswith(message) and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("command", ["validate", "lint", "split", "to-markdown", "preview"])
+def test_escaped_lone_surrogate_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                       command: str) -> None:
+    """JSON may escape a lone surrogate (``\\ud800``), which no Slack payload can carry."""
+    text = '[{"type": "section", "text": {"type": "mrkdwn", "text": "a\\ud800b"}}]'
+    status, out, err = run_cli(capsys, command, write(tmp_path, text))
+    assert (status, out) == (2, "")
+    assert err == ("error: invalid input: blocks[0].text.text: holds the lone surrogate U+D800, "
+                   "which is not valid UTF-8\n")
+
+
 def test_missing_file_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """An unreadable file is a one-line error."""
     status, _, err = run_cli(capsys, "validate", str(tmp_path / "nope.json"))

@@ -9,6 +9,8 @@ engines never read are not looked at and are preserved untouched.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -263,7 +265,49 @@ def check_blocks(blocks: Any) -> list[Block]:
         check = _CHECKS.get(block["type"])
         if check is not None:
             check(block, p)
+    _check_json(blocks)
     return blocks
+
+
+def _check_json(blocks: list[Any]) -> None:
+    """The payload must be JSON Slack can read: UTF-8 text (no lone surrogate) and JSON values.
+
+    Python's ``json`` module accepts an escaped lone surrogate (``"\\ud800"``), which no
+    UTF-8 payload can carry; serialising once in C is the cheap test, and only a failure
+    pays for the walk that names the path.
+    """
+    try:
+        json.dumps(blocks, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        path, char = _surrogate_at(blocks)
+        raise BlockDecodeError(
+            f"{path}: holds the lone surrogate U+{ord(char):04X}, which is not valid UTF-8"
+        ) from None
+    except (TypeError, ValueError) as exc:  # a non-JSON value or a reference cycle
+        raise BlockDecodeError(f"blocks: not JSON: {exc}") from None
+
+
+def _surrogate_at(value: Any) -> tuple[str, str]:
+    """The path of the first string (value or key) holding a lone surrogate, and that surrogate."""
+    todo: list[tuple[str, Any]] = [("blocks", value)]
+    while todo:
+        path, item = todo.pop()
+        if isinstance(item, str):
+            found = _LONE_SURROGATE.search(item)
+            if found is not None:
+                return path, found.group()
+        elif isinstance(item, dict):
+            for key, child in reversed(item.items()):
+                found = _LONE_SURROGATE.search(str(key))
+                if found is not None:
+                    return f"{path} (a key)", found.group()
+                todo.append((f"{path}.{key}", child))
+        elif isinstance(item, (list, tuple)):
+            todo.extend((f"{path}[{i}]", child) for i, child in reversed(list(enumerate(item))))
+    return "blocks", "\ufffd"  # not reached: the encoder found one
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def decode_blocks(value: Any) -> list[Block]:

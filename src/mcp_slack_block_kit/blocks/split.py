@@ -89,9 +89,9 @@ def split_text(text: str, max_chars: int, safety_margin: int = 0) -> list[str]:
     ``safety_margin`` bytes of the window; never splits a code point, and
     ``"".join(result) == text`` always. ``max_chars`` ≤ 0 or a short text gives
     ``[text]``; a single code point wider than ``max_chars`` ends up over-long in the last
-    piece.
+    piece. A lone surrogate (which UTF-8 cannot hold) counts as three bytes and is kept.
     """
-    b = text.encode("utf-8")
+    b = text.encode("utf-8", "surrogatepass")
     if max_chars <= 0 or len(b) <= max_chars:
         return [text]
     lo = max_chars - safety_margin if 0 < safety_margin < max_chars else 1
@@ -117,7 +117,7 @@ def split_text(text: str, max_chars: int, safety_margin: int = 0) -> list[str]:
                 cut -= 1
             if cut == 0:
                 break
-        pieces.append(b[start:start + cut].decode("utf-8"))
+        pieces.append(b[start:start + cut].decode("utf-8", "surrogatepass"))
         start += cut
-    pieces.append(b[start:].decode("utf-8"))
+    pieces.append(b[start:].decode("utf-8", "surrogatepass"))
     return pieces
