@@ -35,7 +35,7 @@ SEEDS = [
     "* a\n* b", "> ```\n> x\n\n```\ny  \n```", "> ```go\n> x", "- ```\n  x", "```\naaa\n",
     "> ```\nfoo\n```\n", "a\\<br>b", "a<br>~~~\n\n```\nx  \n```", "- `one\n- two`", "\\`not code`",
     "** is not an empty emphasis", '[foo]: /url "a *title"', "    chunk1\n      \n      chunk2",
-    "`foo   bar \nbaz`", "hello   \r\n",
+    "`foo   bar \nbaz`", "hello   \r\n", "```go ```\x1e`````",
 ]
 BROADCASTS = ("<!channel>", "<!here>", "<!everyone>")
 

@@ -20,6 +20,7 @@ REGRESSION_SEEDS = [
     "<Br>~~~", "]\n(]\n(#)", '```go fmt.Println("hi")```\n**unclosed bold', "*hello<br>   <br>**unclosed",
     "a<br>\t<br>b", "paragraph&#10;> quote", "> ```\n> x\n\n```\ny  \n```", "```\naaa\n",
     "> ```\nfoo\n```\n", "a<br>~~~\n\n```\nx  \n```", "- `one\n- two`", "hello   \r\n",
+    "```go ```\x1e`````",
 ]
 
 

@@ -14,6 +14,7 @@ __all__ = [
     "Kind",
     "Line",
     "classify",
+    "closes_fence",
     "delimiter_row",
     "is_blank",
     "is_link_reference_definition",
@@ -125,8 +126,8 @@ def split_one_liner(text: str) -> tuple[str, str, str] | None:
         return None
     body = stripped[m.end() : close_start].rstrip(_WS)
     indent, run = m.group(1), m.group(2)
-    if not body or (set(body) == {char} and len(body) >= len(run)):
-        return None
+    if not body or closes_fence(body, char, len(run)):
+        return None  # on its own line the body would end the block early
     return indent + run + m.group(3), body, indent + run
 
 
@@ -151,6 +152,19 @@ def some_line_starts(body: str) -> Callable[[str], bool]:
         )
 
     return test
+
+
+def closes_fence(text: str, char: str, length: int) -> bool:
+    """Is ``text`` (after any container prefix) a closing fence for a ``length``-long run of
+    ``char``: a fence line of that character, at least as long, with a blank rest (§3.3 rule 1)?
+    """
+    fm = _FENCE.match(text)
+    return (
+        fm is not None
+        and fm.group(2)[0] == char
+        and len(fm.group(2)) >= length
+        and is_blank(fm.group(3))
+    )
 
 
 def is_blank(text: str) -> bool:
@@ -380,13 +394,7 @@ def classify(text: str) -> list[Line]:
 
         if in_fence:
             # Rule 1: inside a fence.
-            fm = _FENCE.match(rest)
-            if (
-                fm is not None
-                and fm.group(2)[0] == fence_char
-                and len(fm.group(2)) >= fence_len
-                and is_blank(fm.group(3))
-            ):
+            if closes_fence(rest, fence_char, fence_len):
                 kinds[i] = FENCE_CLOSE
                 in_fence = False
             else:
