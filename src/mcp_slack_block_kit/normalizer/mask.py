@@ -8,8 +8,6 @@ from typing import NamedTuple
 
 __all__ = ["CodeSpans", "inline_code_mask", "pair_backticks"]
 
-# A backslash escape of ASCII punctuation, or a backtick run, scanned left to right ([D26]).
-_TOKEN = re.compile(r"\\[!-/:-@\[-`{-~]|`+")
 _RUN = re.compile(r"`+")
 _BIG = 1 << 62
 
@@ -50,9 +48,9 @@ def pair_backticks(text: str) -> CodeSpans:
     if "`" not in text:
         return _EMPTY
     runs = [m.span() for m in _RUN.finditer(text)]
-    if "\\" not in text and len({end - start for start, end in runs}) == 1:
-        # Fast path (typical prose): no escapes and one run length, so each run
-        # closes the one before it.
+    escapes = "\\`" in text  # only a backslash right before a backtick can change a run
+    if not escapes and len({end - start for start, end in runs}) == 1:
+        # Fast path (typical prose): one run length, so each run closes the one before it.
         pairs = [(runs[k][1], runs[k + 1][0]) for k in range(0, len(runs) - 1, 2)]
         return CodeSpans(pairs, [runs[-1]] if len(runs) % 2 else [])
     by_len: dict[int, list[int]] = {}
@@ -61,12 +59,21 @@ def pair_backticks(text: str) -> CodeSpans:
     cursor: dict[int, int] = {}  # per length: index of the first run not yet passed
     spans: list[tuple[int, int]] = []
     unmatched: list[tuple[int, int]] = []
-    resume = 0
-    for m in _TOKEN.finditer(text):
-        start = m.start()
-        if start < resume or text[start] == "\\":
+    resume = 0  # the end of the last closer: runs before it are span content
+    for start, end in runs:
+        if start < resume:
             continue
-        end = m.end()
+        if escapes and start and text[start - 1] == "\\":
+            # Backslashes pair up left to right ([D26]); an odd run escapes the first
+            # backtick, and the opener is the rest of the run (inside a span, where
+            # backslashes are literal, no opener is looked for).
+            j = start - 1
+            while j and text[j - 1] == "\\":
+                j -= 1
+            if (start - j) % 2:
+                start += 1
+                if start == end:
+                    continue
         length = end - start
         starts = by_len.get(length)
         closer = -1

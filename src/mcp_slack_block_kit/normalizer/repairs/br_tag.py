@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from ..lines import BLANK, PROSE, TABLE, Line
+from ..lines import BLANK, PROSE, TABLE, Line, prose_lines
 from ..mask import pair_backticks
 from .one_line_fence import split_one_liner
 
@@ -32,21 +32,27 @@ def may_fire(text: str) -> bool:
     return _MAY_FIRE.search(text) is not None
 
 
-def live_br_tags(text: str) -> list[re.Match[str]]:
-    """The tags R8 cuts at: not inside inline code, not backslash-escaped."""
-    matches = list(_BR.finditer(text))
-    if not matches or ("\\" not in text and "`" not in text):
-        return matches  # nothing can be escaped or inside a code span
+def live_br_tags(text: str) -> list[tuple[int, int]]:
+    """The ``(start, end)`` of the tags R8 cuts at: not inside inline code, not escaped."""
+    tags = [m.span() for m in _BR.finditer(text)]
+    if not tags or ("\\" not in text and "`" not in text):
+        return tags  # nothing can be escaped or inside a code span
     live = []
-    spans = pair_backticks(text)
-    for m in matches:
-        start = m.start()
-        j = start
-        while j and text[j - 1] == "\\":
-            j -= 1
-        if (start - j) % 2 or spans.covers(start):
-            continue
-        live.append(m)
+    spans = pair_backticks(text).spans
+    k = 0  # tags and code spans both ascend: walk them together
+    for tag in tags:
+        start = tag[0]
+        if start and text[start - 1] == "\\":
+            j = start - 1
+            while j and text[j - 1] == "\\":
+                j -= 1
+            if (start - j) % 2:
+                continue  # an odd run of backslashes escapes the "<"
+        while k < len(spans) and spans[k][1] <= start:
+            k += 1
+        if k < len(spans) and spans[k][0] <= start:
+            continue  # inside a code span
+        live.append(tag)
     return live
 
 
@@ -59,7 +65,7 @@ def _defuse_fence(piece: str) -> str:
     return piece[: m.end()] + "\\" + piece[m.end() :]
 
 
-def _table_row(text: str, live: list[re.Match[str]]) -> str:
+def _table_row(text: str, live: list[tuple[int, int]]) -> str:
     """Every live tag becomes a space.
 
     The space can join ``<br`` before it and ``>`` after it into a new tag
@@ -68,9 +74,9 @@ def _table_row(text: str, live: list[re.Match[str]]) -> str:
     """
     pieces = []
     last = 0
-    for m in live:
-        pieces.append(text[last : m.start()])
-        last = m.end()
+    for start, end in live:
+        pieces.append(text[last:start])
+        last = end
     pieces.append(text[last:])
     row = " ".join(pieces)
     again = live_br_tags(row)
@@ -78,35 +84,35 @@ def _table_row(text: str, live: list[re.Match[str]]) -> str:
         return row
     pieces = []
     last = 0
-    for m in again:
-        pieces += [row[last : m.start()], "\\"]
-        last = m.start()
+    for start, _ in again:
+        pieces += [row[last:start], "\\"]
+        last = start
     pieces.append(row[last:])
     return "".join(pieces)
 
 
-def _cut(text: str, live: list[re.Match[str]]) -> list[str]:
+def _cut(text: str, live: list[tuple[int, int]]) -> list[str]:
     """The pieces of a non-table line cut at its live tags, fence runs defused.
 
     A defused piece is cut again on its own: its new backslash can change the
     backtick pairing, and so which of its tags are live, exactly as the next
     pass would see it (``<BR>```<BR>```'``).
     """
-    out = [text[: live[0].start()]]
+    out = [text[: live[0][0]]]
     # Depth first and iterative: (text, its live tags, index of the next piece). Only the
     # chain of pieces being re-cut is held, so long lines keep few objects alive.
-    stack: list[tuple[str, list[re.Match[str]], int]] = [(text, live, 0)]
+    stack: list[tuple[str, list[tuple[int, int]], int]] = [(text, live, 0)]
     while stack:
-        t, matches, k = stack.pop()
-        if k + 1 < len(matches):
-            stack.append((t, matches, k + 1))
-            piece = t[matches[k].end() : matches[k + 1].start()]
+        t, tags, k = stack.pop()
+        if k + 1 < len(tags):
+            stack.append((t, tags, k + 1))
+            piece = t[tags[k][1] : tags[k + 1][0]]
         else:
-            piece = t[matches[k].end() :]
+            piece = t[tags[k][1] :]
         defused = _defuse_fence(piece)
         again = live_br_tags(defused) if defused is not piece and "<" in defused else None
         if again:
-            out.append(defused[: again[0].start()])
+            out.append(defused[: again[0][0]])
             stack.append((defused, again, 0))
         else:
             out.append(defused)
@@ -131,6 +137,7 @@ def break_tags(lines: list[Line]) -> list[Line] | None:
             out.append(line._replace(text=_table_row(text, live)))
             continue
         pieces = _cut(text, live)
-        out.extend([Line(piece, PROSE, "\n") for piece in pieces[:-1]])
-        out.append(Line(pieces[-1], PROSE, line.ending))
+        last = pieces.pop()
+        out.extend(prose_lines(pieces))
+        out.append(Line(last, PROSE, line.ending))
     return out if fired else None

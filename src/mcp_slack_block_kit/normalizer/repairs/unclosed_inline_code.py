@@ -33,10 +33,10 @@ def close_inline_code(lines: list[Line]) -> list[Line] | None:
     out: list[Line] | None = None
     for start, end in paragraphs_holding(lines, "`"):
         joined = "\n".join([line.text for line in lines[start:end]])
-        if "`" not in joined:
-            continue
+        if "`" not in joined or "```" in joined:
+            continue  # no backtick, or guard 3 (fence material): no need to pair
         pairing = pair_backticks(joined)
-        if not pairing.unmatched or "```" in joined:
+        if not pairing.unmatched:
             continue
         texts = joined.split("\n")
         first_start, first_end = pairing.unmatched[0]
