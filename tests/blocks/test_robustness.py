@@ -39,6 +39,13 @@ _block = st.dictionaries(st.sampled_from(_KEYS), _json, max_size=6).flatmap(
 _input = st.one_of(st.lists(st.one_of(_block, _json), max_size=4), _json,
                    st.builds(lambda b: {"blocks": b}, st.lists(_block, max_size=4)))
 
+def _nested(depth: int) -> list[Any]:
+    value: list[Any] = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
 ENGINES = [validate, lint, chunk_blocks, preview_url, blocks_to_markdown, to_messages,
            lambda b: validate(b, surface="modal", strict=True)]
 
@@ -80,6 +87,7 @@ def test_engines_agree_on_decoding(blocks: list[Any]) -> None:
          "blocks[0] (a key): holds the lone surrogate U+D83D, which is not valid UTF-8"),
         ([{"type": "divider", "extra": {1, 2}}],
          "blocks: not JSON: Object of type set is not JSON serializable"),
+        ([{"type": "divider", "extra": _nested(5000)}], "blocks: not JSON: nested too deeply"),
     ],
 )
 def test_unsendable_strings_and_values_are_decode_errors(

@@ -196,6 +196,14 @@ def test_mention_map_json(cli: Any) -> None:
     assert users == [{"type": "user", "user_id": "U123ABC"}]
 
 
+def test_mention_map_nested_too_deeply(cli: Any, tmp_path: Path) -> None:
+    """A --mention-map file nested beyond Python's JSON parser is a one-line error."""
+    path = tmp_path / "map.json"
+    path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    status, out, err = cli(["convert", "--mention-map", f"@{path}"], "hi")
+    assert (status, out, err) == (2, "", "error: --mention-map: invalid JSON: nested too deeply\n")
+
+
 def test_mention_map_routes_auto_mode_to_rich_text(cli: Any) -> None:
     """[D8] in auto mode a resolvable handle makes the picker decline the markdown block."""
     status, out, err = cli(["convert", "--mention-map", '{"alice": "U123ABC"}'], "ping @alice")

@@ -104,6 +104,16 @@ def test_escaped_lone_surrogate_exit_2(tmp_path: Path, capsys: pytest.CaptureFix
                    "which is not valid UTF-8\n")
 
 
+@pytest.mark.parametrize("argv", [["validate"], ["lint"], ["to-markdown"], ["preview"],
+                                  ["split", "--input", "blocks"]])
+def test_json_nested_too_deeply_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                       argv: list[str]) -> None:
+    """JSON nested beyond what Python's parser takes is a one-line error, not a traceback."""
+    path = write(tmp_path, "[" * 100_000 + "]" * 100_000)
+    status, out, err = run_cli(capsys, *argv, path)
+    assert (status, out, err) == (2, "", "error: invalid JSON: nested too deeply\n")
+
+
 def test_missing_file_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """An unreadable file is a one-line error."""
     status, _, err = run_cli(capsys, "validate", str(tmp_path / "nope.json"))

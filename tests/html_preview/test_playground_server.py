@@ -157,6 +157,10 @@ def test_invalid_json_and_unknown_paths(server: PlaygroundServer) -> None:
     status, _, body = _request(server, "POST", "/api/render", b"{nope",
                                {"Content-Type": "application/json"})
     assert status == 400 and b"invalid JSON" in body
+    deep = b"[" * 100_000 + b"]" * 100_000  # beyond what Python's JSON parser nests
+    status, _, body = _request(server, "POST", "/api/render", deep,
+                               {"Content-Type": "application/json"})
+    assert (status, json.loads(body)) == (400, {"error": "invalid JSON: nested too deeply"})
     assert _request(server, "GET", "/etc/passwd")[0] == 404
     assert _request(server, "POST", "/other", b"{}", {"Content-Type": "application/json"})[0] == 404
     assert _request(server, "GET", "/", headers={"Host": "evil.example:80"})[0] == 403

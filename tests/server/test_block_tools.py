@@ -190,6 +190,16 @@ def test_lint_unknown_threshold_key_is_rejected() -> None:
                                    "thresholds": {"header_percent": 5}}).is_error is True
 
 
+@pytest.mark.parametrize("tool", ["validate_block_kit", "lint_block_kit", "split_blocks",
+                                  "preview_block_kit", "block_kit_to_markdown"])
+def test_lone_surrogate_is_an_error_result(tool: str) -> None:
+    """A lone surrogate (an in-process client can send one) is an isError result naming it."""
+    blocks = [{"type": "section", "text": {"type": "mrkdwn", "text": "a\ud800"}}]
+    assert error_text(call(tool, {"blocks": blocks})) == (
+        "invalid input: blocks[0].text.text: holds the lone surrogate U+D800, which is not "
+        "valid UTF-8")
+
+
 # ---------------------------------------------------------------- preview (§6)
 
 

@@ -285,6 +285,8 @@ def _check_json(blocks: list[Any]) -> None:
         ) from None
     except (TypeError, ValueError) as exc:  # a non-JSON value or a reference cycle
         raise BlockDecodeError(f"blocks: not JSON: {exc}") from None
+    except RecursionError:
+        raise BlockDecodeError("blocks: not JSON: nested too deeply") from None
 
 
 def _surrogate_at(value: Any) -> tuple[str, str]:

@@ -47,6 +47,8 @@ def read_json(path: str | None) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise CliError(f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+    except RecursionError:  # Python's parser gives up around 1,000 levels
+        raise CliError("invalid JSON: nested too deeply") from None
 
 
 def write_json(value: Any, *, pretty: bool = False) -> None:
@@ -96,6 +98,8 @@ def options_from_args(args: argparse.Namespace) -> Any:
             mention_map = json.loads(raw)
         except json.JSONDecodeError as exc:
             raise CliError(f"--mention-map: invalid JSON: {exc.msg}") from None
+        except RecursionError:
+            raise CliError("--mention-map: invalid JSON: nested too deeply") from None
     values = {
         "mode": args.mode,
         "prefer_rich_text": args.prefer_rich_text,

@@ -46,10 +46,11 @@ def _as_blocks(text: str, kind: str) -> Any:
         return None
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as exc:
+    except (json.JSONDecodeError, RecursionError) as exc:
         if kind == "blocks":
-            raise CliError(f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
-                           ) from None
+            where = (f"{exc.msg} (line {exc.lineno}, column {exc.colno})"
+                     if isinstance(exc, json.JSONDecodeError) else "nested too deeply")
+            raise CliError(f"invalid JSON: {where}") from None
         return None
     if kind == "auto" and not (isinstance(data, list) or (
             isinstance(data, dict) and "blocks" in data)):

@@ -102,6 +102,9 @@ class _Handler(BaseHTTPRequestHandler):
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             self._json(HTTPStatus.BAD_REQUEST, {"error": f"invalid JSON: {exc}"})
             return
+        except RecursionError:
+            self._json(HTTPStatus.BAD_REQUEST, {"error": "invalid JSON: nested too deeply"})
+            return
         try:
             result = render_request(data)
         except SlackBlockKitError as exc:
