@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pyromark
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -17,15 +18,13 @@ _FRAGMENTS = [
     "<https://x.com>", "<u@x.com>", " https://x.com/p ", "![i](https://x.com/i.png)",
     "\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n", "---\n", "- [ ] ", "- [x] ", "word", "two words",
     "\\*", "&amp;", "&copy;", "é", "★ ", "  \n", "> > ", "1) ", "+ ", "***", "\t",
-    "&#42;", "\\\n", "[ref]: /u\n", "===\n", "[x][ref]", ":wave:",
+    "&#42;", "\\\n", "[ref]: /u\n", "===\n", "[x][ref]", ":wave:", "_", "__", "x_y",
 ]
 markdown = st.lists(st.sampled_from(_FRAGMENTS), max_size=30).map("".join)
 RAW = Options(allow_broadcasts=True)  # no escaping, so re-emission is comparable
 # Known limitations: nested *empty* bullet items ("- - -") read back as a thematic break, and
 # a bare URL glued to a delimiter run (`_**_https://…`) can change that run's flanking once
 # written as `[url](url)`; bare URLs are therefore generated with spaces around them.
-# `_` emphasis is re-emitted with `*` (spec §11), which can pair differently with literal
-# underscores next to it, so `_` is not generated either.
 _MARKERS_ONLY = re.compile(r"(?:[-*] ){2,}[-*]$", re.MULTILINE)
 # The bullet rescue (§6.3) needs a glyph indented by at most three spaces; once the emitter
 # drops a lazy line's indentation, a glyph indented further would be rescued on re-parse.
@@ -51,3 +50,17 @@ def test_reemission_is_a_fixed_point(text: str) -> None:
 def test_no_trailing_newlines_and_valid_length(text: str) -> None:
     """The block text never ends with a newline."""
     assert not emit(text).endswith("\n")
+
+
+# Inline text of emphasis delimiters, literal stars/underscores and words (no escaping needed).
+emphasis_text = st.lists(
+    st.sampled_from(["a", "b", " ", "_", "*", "__", "**", "\\*", "\\_", "x_y"]), max_size=16
+).map("".join)
+
+
+@settings(max_examples=300)
+@given(emphasis_text)
+def test_emphasis_renders_as_the_source(text: str) -> None:
+    """Emphasis is re-emitted with its source delimiter, so it renders exactly as written
+    (``_a*b_`` and ``_a_*b*`` rendered differently when ``_`` became ``*``)."""
+    assert pyromark.html(emit(text)) == pyromark.html(text)

@@ -179,8 +179,16 @@ class _Emitter:
                 assert isinstance(node, Text)
                 out.append(_code_span(self.escape(node.text) if self.code_escape
                                       else node.text))
-            elif kind is EMPHASIS or kind is STRONG or kind is STRIKE:
-                mark = "*" if kind is EMPHASIS else "**" if kind is STRONG else "~~"
+            elif kind is EMPHASIS or kind is STRONG:
+                # The source's delimiter character: a `_` pair rewritten with `*` can pair
+                # differently with a literal `*` inside or beside it (`_a*b_`, `_a_*b*`).
+                char = "_" if self.source[node.start : node.start + 1] == b"_" else "*"
+                mark = char if kind is EMPHASIS else char + char
+                out.append(mark)
+                self.inline(node.children, out, in_cell)
+                out.append(mark)
+            elif kind is STRIKE:
+                mark = "~~"
                 out.append(mark)
                 self.inline(node.children, out, in_cell)
                 out.append(mark)
