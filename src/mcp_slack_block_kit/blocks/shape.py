@@ -291,21 +291,21 @@ def _check_json(blocks: list[Any]) -> None:
 
 def _surrogate_at(value: Any) -> tuple[str, str]:
     """The path of the first string (value or key) holding a lone surrogate, and that surrogate."""
-    todo: list[tuple[str, Any]] = [("blocks", value)]
-    while todo:
-        path, item = todo.pop()
+    pending: list[tuple[str, Any]] = [("blocks", value)]
+    while pending:
+        path, item = pending.pop()
         if isinstance(item, str):
             found = _LONE_SURROGATE.search(item)
             if found is not None:
                 return path, found.group()
         elif isinstance(item, dict):
-            for key, child in reversed(item.items()):
+            for key in item:
                 found = _LONE_SURROGATE.search(str(key))
                 if found is not None:
                     return f"{path} (a key)", found.group()
-                todo.append((f"{path}.{key}", child))
+            pending.extend((f"{path}.{key}", child) for key, child in reversed(item.items()))
         elif isinstance(item, (list, tuple)):
-            todo.extend((f"{path}[{i}]", child) for i, child in reversed(list(enumerate(item))))
+            pending.extend((f"{path}[{i}]", child) for i, child in reversed(list(enumerate(item))))
     return "blocks", "\ufffd"  # not reached: the encoder found one
 
 
