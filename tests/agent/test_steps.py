@@ -11,7 +11,13 @@ from hypothesis import strategies as st
 from slack_sdk.models.blocks import Block
 from slack_sdk.models.messages.chunk import Chunk
 
-from mcp_slack_block_kit import AgentSteps, InvalidOptionsError, Options, feedback_blocks
+from mcp_slack_block_kit import (
+    AgentSteps,
+    InvalidOptionsError,
+    Options,
+    feedback_blocks,
+    validate,
+)
 from mcp_slack_block_kit.blocks.limits import (
     MAX_TASK_TEXT_CHARS,
     MAX_TASK_TITLE_CHARS,
@@ -262,6 +268,8 @@ def test_every_payload_is_slack_shaped_small_and_safe(updates: list[dict[str, An
                 assert re.match(r"https?://", source["url"], re.IGNORECASE)
     assert len(cards) <= max_tasks
     blocks = steps.to_blocks()
+    result = validate(blocks)
+    assert result.valid and result.warnings == [], result
     for block in blocks:
         assert _sdk_block(block) == block
         for card in block["tasks"]:
