@@ -201,6 +201,62 @@ KINDS: Final = ([("block", k) for k in BLOCK_KINDS] + [("element", k) for k in E
                 + [("inline", k) for k in INLINE_KINDS])
 
 
+# -- hand-made attacks --------------------------------------------------------------------
+
+
+def _emoji(chars: str, name: str = "a") -> dict[str, Any]:
+    return {"type": "emoji", "name": name, "unicode": "-".join(f"{ord(c):x}" for c in chars)}
+
+
+# Emoji elements whose ``unicode`` spells markup, ten code points at a time: chained, they
+# once built an <svg onload> (its script in the third element's name) and a <style> rule.
+EMOJI_CHAIN: Final = [{"type": "rich_text", "elements": [{"type": "rich_text_section",
+                                                        "elements": [
+    _emoji("<svg/x='"), _emoji("'onload='1"), _emoji("'>", name="/;window.__pwned=1;//"),
+    _emoji("<style>"), _emoji("{}*{"), _emoji(";order:7;"), _emoji("}</style>")]}]}]
+
+
+def showcase() -> list[dict[str, Any]]:
+    """One message with an attack in every kind of field, for the browser and a screenshot.
+
+    Every script sets ``window.__pwned``, every style rule sets ``order:7``.
+    """
+    script = "<svg onload=window.__pwned=2><img src=x onerror=window.__pwned=3>"
+    style = "</style><style>*{order:7}</style>"
+    bad = "\x0bjavascript:window.__pwned=4"
+    return [
+        {"type": "header", "text": {"type": "plain_text", "text": f"Header {script}"}},
+        {"type": "section",
+         "text": {"type": "mrkdwn", "text": f"*mrkdwn* {script} {style} <{bad}|refused link> "
+                                            "<!channel|x> <@U0123ABCD|x> <#C1|x> "
+                                            "<https://ok.example|a real link> <!here>"},
+         "fields": [{"type": "plain_text", "text": '"><script>window.__pwned=5</script>'},
+                    {"type": "mrkdwn", "text": "<java\tscript:window.__pwned=6|tab link>"}],
+         "accessory": {"type": "button", "text": {"type": "plain_text", "text": "Go"},
+                       "url": bad, "style": "primary\" onclick=\"window.__pwned=7"}},
+        *EMOJI_CHAIN,
+        {"type": "rich_text", "elements": [
+            {"type": "rich_text_section", "elements": [
+                {"type": "text", "text": f"rich {style}", "style": {"bold": True}},
+                {"type": "link", "url": bad, "text": "rich link"},
+                {"type": "user", "user_id": 'U1"><b onmouseover=window.__pwned=8>'},
+                {"type": "color", "value": "#abc;background:url(x)"},
+                {"type": "date", "timestamp": 0, "format": "{date} " + script,
+                 "fallback": script, "url": "\x01https://ok.example"}]},
+            {"type": "rich_text_preformatted", "language": f"py{script}",
+             "elements": [{"type": "text", "text": f"code {style}"}]}]},
+        {"type": "image", "image_url": "javascript:window.__pwned=9", "alt_text": f"alt {script}"},
+        {"type": "context", "elements": [
+            {"type": "image", "image_url": "\x0bhttps://ok.example/i.png", "alt_text": script},
+            {"type": "mrkdwn", "text": f"context {style}"}]},
+        {"type": "table", "rows": [[{"type": "raw_text", "text": script},
+                                    {"type": "raw_text", "text": style}]],
+         "column_settings": [{"align": 'left" style="order:7'}]},
+        {"type": "markdown", "text": f"**markdown** {script}\n\n[md link](<{bad}>) {style}"},
+        {"type": f"unknown{script}"},
+    ]
+
+
 # -- the differential twin ----------------------------------------------------------------
 
 # Inert look-alikes (fullwidth forms) for the characters that make or break out of markup.

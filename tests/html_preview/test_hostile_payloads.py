@@ -12,30 +12,19 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from html_preview.hostile import KINDS, PAYLOAD, browser_scheme, focused, parse, problems, twin
+from html_preview.hostile import (
+    EMOJI_CHAIN,
+    KINDS,
+    PAYLOAD,
+    browser_scheme,
+    focused,
+    parse,
+    problems,
+    twin,
+)
 from mcp_slack_block_kit.html_preview import _rich, render_html
 from mcp_slack_block_kit.html_preview._css import CSS
 from mcp_slack_block_kit.html_preview._emoji import emoji_char
-
-
-def _hex(chars: str) -> str:
-    return "-".join(f"{ord(c):x}" for c in chars)
-
-
-def _emoji(chars: str, name: str = "a") -> dict[str, Any]:
-    return {"type": "emoji", "name": name, "unicode": _hex(chars)}
-
-
-def _rich_text(*inline: dict[str, Any]) -> list[dict[str, Any]]:
-    return [{"type": "rich_text",
-             "elements": [{"type": "rich_text_section", "elements": list(inline)}]}]
-
-
-# Emoji elements whose ``unicode`` spells markup, ten code points at a time: chained, they
-# once built an <svg onload> (its script in the third element's name) and a <style> rule.
-EMOJI_CHAIN = _rich_text(
-    _emoji("<svg/x='"), _emoji("'onload='1"), _emoji("'>", name="/;window.__pwned=1;//"),
-    _emoji("<style>"), _emoji("{}*{"), _emoji(";order:7;"), _emoji("}</style>"))
 
 
 def _assert_renderers_markup_only(payload: Any) -> None:
