@@ -148,3 +148,19 @@ def test_stylesheet_and_policy_hold_no_url() -> None:
 def test_browser_scheme_follows_url_parsing(url: str, scheme: str | None) -> None:
     """The checker reads a URL's scheme the way a browser does."""
     assert browser_scheme(url) == scheme
+
+
+def test_playground_script_never_parses_server_data_as_html() -> None:
+    """The playground page puts the server's answer (blocks, warnings, repairs, errors)
+    into the page as text only; the preview HTML goes into an iframe that may not run
+    scripts. No HTML-parsing sink appears in its script."""
+    from mcp_slack_block_kit.playground._page import APP_JS, PAGE_HTML
+
+    for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write",
+                 "createContextualFragment", "DOMParser", "eval(", "new Function",
+                 "setTimeout(\"", "javascript:"):
+        assert sink not in APP_JS, sink
+    assert APP_JS.count("srcdoc") == 1 and "frame.srcdoc = data.html" in APP_JS
+    frames = [el for el in parse(PAGE_HTML).elements if el.tag == "iframe"]
+    assert [f.attrib.get("id") for f in frames] == ["preview"]
+    assert frames[0].attrib.get("sandbox") == ""  # no allow-scripts, no allow-same-origin
