@@ -164,3 +164,23 @@ def test_playground_script_never_parses_server_data_as_html() -> None:
     frames = [el for el in parse(PAGE_HTML).elements if el.tag == "iframe"]
     assert [f.attrib.get("id") for f in frames] == ["preview"]
     assert frames[0].attrib.get("sandbox") == ""  # no allow-scripts, no allow-same-origin
+
+
+_HUGE = 10**5000  # more digits than Python will print (JSON parsing refuses these)
+
+
+@pytest.mark.parametrize("blocks", [
+    [{"type": "table", "rows": [[{"type": "raw_number", "number": _HUGE}]]}],
+    [{"type": "rich_text", "elements": [{"type": "rich_text_list", "style": "ordered",
+                                         "offset": _HUGE, "elements": []}]}],
+    [{"type": "rich_text", "elements": [{"type": "rich_text_section",
+                                                           "elements": [{"type": "date",
+                                                                         "timestamp": _HUGE,
+                                                                         "format": "{date}"}]}]}],
+], ids=["table-number", "list-offset", "date-timestamp"])
+def test_integers_too_long_to_print_still_render(blocks: Any) -> None:
+    """A Python caller's integer too long to print renders (summarised, or a list start
+    clamped to what a browser counts) instead of raising ValueError."""
+    page = render_html(blocks)
+    assert problems(page) == []
+    assert "(a number too long to show)" in page or 'start="2147483647"' in page

@@ -12,6 +12,7 @@ __all__ = [
     "emoji_html",
     "esc",
     "link_html",
+    "number_text",
     "safe_href",
     "safe_img_src",
     "slack_unescape",
@@ -42,6 +43,15 @@ def esc(text: str) -> str:
     if _CONTROL.search(text):
         text = _CONTROL.sub("\ufffd", text)
     return html.escape(text, quote=True)
+
+
+def number_text(value: object) -> str:
+    """``str(value)``, except that an integer too long for Python to print (over 4,300
+    digits, only possible from Python callers: JSON parsing refuses them) is summarised."""
+    try:
+        return str(value)
+    except ValueError:
+        return "(a number too long to show)"
 
 
 def slack_unescape(text: str) -> str:
