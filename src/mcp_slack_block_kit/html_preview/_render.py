@@ -7,7 +7,7 @@ from typing import Any, Final
 
 from ..exceptions import BlockDecodeError
 from ._css import CSS
-from ._html import esc, link_html, safe_img_src, slack_unescape, text_with_emoji
+from ._html import esc, link_html, number_text, safe_img_src, slack_unescape, text_with_emoji
 from ._markdown import render_markdown
 from ._mrkdwn import render_mrkdwn
 from ._rich import render_rich_elements
@@ -153,7 +153,7 @@ def _cell(cell: object) -> str:
     for key in ("text", "value", "number"):
         value = cell.get(key)
         if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-            return esc(slack_unescape(str(value))) if isinstance(value, str) else esc(str(value))
+            return esc(slack_unescape(value)) if isinstance(value, str) else esc(number_text(value))
     return f'<span class="sbk-unknown-inline">{esc(str(kind))}</span>'
 
 
