@@ -167,6 +167,22 @@ BLOCK_KINDS: Final = {
                         st.sampled_from(["left", "center", "right"]), TEXT),
                         is_wrapped=st.booleans()), max_size=3)),
     "markdown": _block("markdown", text=TEXT),
+    "plan": _block("plan", title=TEXT, tasks=st.lists(_obj(
+        type=_const("task_card"), task_id=TEXT, title=TEXT,
+        status=st.one_of(st.sampled_from(["pending", "in_progress", "complete", "error"]), TEXT),
+        details=_obj(type=_const("rich_text"), elements=RICH_ELEMENTS),
+        output=_obj(type=_const("rich_text"), elements=RICH_ELEMENTS),
+        sources=st.lists(_obj(type=_const("url"), url=URL, text=TEXT), max_size=2)),
+        max_size=3)),
+    "task_card": _block("task_card", task_id=TEXT, title=TEXT, status=TEXT,
+                        details=_obj(type=_const("rich_text"), elements=RICH_ELEMENTS),
+                        sources=st.lists(_obj(type=_const("url"), url=URL, text=TEXT),
+                                         max_size=2)),
+    "context_actions": _block("context_actions", elements=st.lists(st.one_of(
+        _obj(type=_const("feedback_buttons"), action_id=TEXT,
+             positive_button=_obj(text=PLAIN, value=TEXT),
+             negative_button=_obj(text=PLAIN, value=TEXT, accessibility_label=TEXT)),
+        ELEMENT), max_size=3)),
     "unknown": _obj(type=TEXT, block_id=TEXT, text=TEXT_OBJ),
 }
 BLOCK = st.one_of(*BLOCK_KINDS.values())

@@ -183,6 +183,65 @@ def _markdown(block: dict[str, Any]) -> str:
     return f'<div class="sbk-block sbk-markdown">{inner}</div>'
 
 
+# Status of a task card: icon and readable label; any other value is drawn as "unknown".
+_TASK_STATUS: Final = {
+    "complete": ("✓", "complete"), "in_progress": ("◐", "in progress"),
+    "pending": ("○", "pending"), "error": ("✕", "error"),
+}
+
+
+def _task(task: object) -> str:
+    if not isinstance(task, dict):
+        return ""
+    status = task.get("status")
+    known = status if isinstance(status, str) and status in _TASK_STATUS else "unknown"
+    icon, label = _TASK_STATUS.get(known, ("?", "unknown status"))
+    parts = [f'<span class="sbk-step-icon" role="img" aria-label="{label}">{icon}</span>',
+             f'<span class="sbk-step-title">{esc(_plain_str(task.get("title")))}</span>']
+    for key in ("details", "output"):
+        value = task.get(key)
+        if isinstance(value, dict):
+            parts.append(f'<div class="sbk-step-{key}">'
+                         f'{render_rich_elements(value.get("elements"))}</div>')
+    sources = [link_html(src.get("url"), esc(_plain_str(src.get("text")) or
+                                             _plain_str(src.get("url"))), cls="sbk-step-source")
+               for src in _items(task.get("sources")) if isinstance(src, dict)]
+    if sources:
+        parts.append(f'<div class="sbk-step-sources">{"".join(sources)}</div>')
+    return f'<li class="sbk-step sbk-step-{known.replace("_", "-")}">{"".join(parts)}</li>'
+
+
+def _plain_str(value: object) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _plan(block: dict[str, Any]) -> str:
+    title = esc(_plain_str(block.get("title")))
+    tasks = "".join(_task(t) for t in _items(block.get("tasks")))
+    return (f'<div class="sbk-block sbk-plan"><div class="sbk-plan-title">{title}</div>'
+            f'<ul class="sbk-steps">{tasks}</ul></div>')
+
+
+def _task_card(block: dict[str, Any]) -> str:
+    return f'<div class="sbk-block sbk-plan"><ul class="sbk-steps">{_task(block)}</ul></div>'
+
+
+def _context_actions(block: dict[str, Any]) -> str:
+    parts = []
+    for el in _items(block.get("elements")):
+        if not isinstance(el, dict):
+            continue
+        if el.get("type") == "feedback_buttons":
+            for key, icon in (("positive_button", "👍"), ("negative_button", "👎")):
+                button = el.get(key)
+                text = button.get("text") if isinstance(button, dict) else None
+                label = esc(_plain_str(text.get("text"))) if isinstance(text, dict) else ""
+                parts.append(f'<span class="sbk-button sbk-feedback" title="{label}">{icon}</span>')
+        else:
+            parts.append(_element(el))
+    return f'<div class="sbk-block sbk-context-actions">{"".join(parts)}</div>'
+
+
 def _unknown(block: dict[str, Any]) -> str:
     kind = block.get("type")
     return (f'<div class="sbk-block sbk-unknown"><span class="sbk-unknown-label">{esc(str(kind))}'
@@ -199,6 +258,9 @@ _BLOCKS: Final[dict[str, Callable[[dict[str, Any]], str]]] = {
     "rich_text": _rich_text,
     "table": _table,
     "markdown": _markdown,
+    "plan": _plan,
+    "task_card": _task_card,
+    "context_actions": _context_actions,
 }
 
 
