@@ -10,11 +10,19 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mcp_slack_block_kit.cli import main
-from mcp_slack_block_kit.cli._io import MAX_MENTION_MAP_BYTES, MAX_READ_BYTES
+from mcp_slack_block_kit.cli._io import (
+    MAX_MENTION_MAP_BYTES,
+    MAX_READ_BYTES,
+    CliError,
+    read_text,
+)
 
 SCRIPT = Path(sys.executable).with_name("mcp-slack-block-kit")
 HUGE_INT = "1" * 5000  # over Python's 4,300-digit int-conversion limit
@@ -256,3 +264,44 @@ def test_input_at_the_limit_with_a_bom_is_accepted(tmp_path: Path,
     out, err = capsys.readouterr()
     assert (status, err) == (0, "")
     assert json.loads(out)["text_fallback"] == "x" * size
+
+
+# -- property: the read never goes past the limit, and refuses exactly what is over it -------
+
+class _CountingBytes(io.BytesIO):
+    """In-memory stdin that records how many bytes it handed out."""
+
+    served = 0
+
+    def read(self, size: int | None = -1) -> bytes:
+        chunk = super().read(size)
+        self.served += len(chunk)
+        return chunk
+
+
+_BOM = b"\xef\xbb\xbf"
+
+
+@settings(max_examples=300)
+@given(data=st.one_of(st.binary(max_size=300), st.text(max_size=150).map(str.encode)),
+       bom=st.booleans(), limit=st.integers(min_value=0, max_value=200))
+def test_read_text_is_bounded_and_exact(data: bytes, bom: bool, limit: int) -> None:
+    """Any input, any limit: at most limit + 4 bytes are read; text within the limit (a
+    leading byte-order mark not counted) comes back whole, anything longer is refused."""
+    raw = (_BOM if bom else b"") + data
+    body = raw[len(_BOM):] if raw.startswith(_BOM) else raw
+    stream = _CountingBytes(raw)
+    with mock.patch.object(sys, "stdin", io.TextIOWrapper(stream, encoding="utf-8")):
+        try:
+            text = read_text(None, limit, label="convert")
+        except CliError as exc:
+            message = str(exc)
+            if len(body) > limit:
+                assert message.startswith("convert: input exceeds configured maximum size: ")
+                assert message.endswith(f" bytes (limit {limit})")
+            else:
+                assert message.startswith("read stdin: not valid UTF-8")
+        else:
+            assert len(body) <= limit
+            assert text == body.decode("utf-8")
+    assert stream.served <= limit + len(_BOM) + 1

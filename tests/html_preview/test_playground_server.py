@@ -10,6 +10,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mcp_slack_block_kit.blocks.preview import preview_url
 from mcp_slack_block_kit.exceptions import InvalidOptionsError
@@ -307,4 +309,14 @@ def test_host_header_forms(server: PlaygroundServer, host: str, status: int) -> 
     ("[::1]x", None), ("h:８０", None),
 ])
 def test_host_header_name(value: str, name: str | None) -> None:
+    assert host_header_name(value) == name
+
+
+@given(name=st.one_of(st.sampled_from(["127.0.0.1", "localhost", "[::1]", "[fe80::1]"]),
+                      st.from_regex(r"[a-z0-9][a-z0-9.-]{0,30}", fullmatch=True)),
+       port=st.one_of(st.none(), st.integers(min_value=0, max_value=99999)),
+       upper=st.booleans())
+def test_host_header_name_drops_any_port(name: str, port: int | None, upper: bool) -> None:
+    """Whatever the port (or none), the name comes back alone and lower-cased."""
+    value = (name.upper() if upper else name) + ("" if port is None else f":{port}")
     assert host_header_name(value) == name
