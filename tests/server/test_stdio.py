@@ -217,3 +217,12 @@ def test_endless_line_is_bounded_and_signal_still_stops() -> None:
         for stream in (proc.stdout, proc.stderr):
             if stream is not None:
                 stream.close()
+
+
+def test_closed_stdout_exits_zero_with_a_warning() -> None:
+    """`mcp-slack-block-kit >&-`: no answer can be delivered; one warning, exit 0."""
+    proc = subprocess.run(["sh", "-c", 'exec "$0" >&-', SCRIPT], input=_lines(INIT),
+                          capture_output=True, timeout=60, env=env(), check=False)
+    assert proc.returncode == 0
+    _no_traceback(proc.stderr)
+    assert b"stdout is closed" in proc.stderr

@@ -134,8 +134,10 @@ def write_out(text: str) -> None:
 
 
 def flush_out() -> None:
-    """Flush stdout (data before diagnostics); failures as in ``write_out``."""
-    _on_stdout(lambda out: out.flush())
+    """Flush stdout (data before diagnostics); failures as in ``write_out``. Nothing to do
+    when stdout is closed: only writing to it is an error."""
+    if sys.stdout is not None:
+        _on_stdout(lambda out: out.flush())
 
 
 def _on_stdout(action: Callable[[Any], object]) -> None:
