@@ -81,14 +81,16 @@ def _owner(blocks: list[dict[str, Any]], path: str) -> dict[str, Any]:
 
 
 def _walk(value: Any, path: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every object below ``value`` with its JSON pointer, in document order."""
     stack = [(value, path)]
     while stack:
         v, p = stack.pop()
         if isinstance(v, dict):
             yield p, v
-            stack.extend((x, f"{p}/{k}") for k, x in v.items() if isinstance(x, (dict, list)))
+            stack.extend(reversed([(x, f"{p}/{k}") for k, x in v.items()
+                                   if isinstance(x, (dict, list))]))
         elif isinstance(v, list):
-            stack.extend((x, f"{p}/{i}") for i, x in enumerate(v))
+            stack.extend(reversed([(x, f"{p}/{i}") for i, x in enumerate(v)]))
 
 
 def typed_mentions(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -98,13 +100,13 @@ def typed_mentions(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def emitted_urls(blocks: list[dict[str, Any]]) -> list[tuple[str, str, str]]:
     """``(kind, path, url)`` for every link and image URL in ``blocks``: rich_text link
-    elements, image blocks and elements, ``<url|label>`` targets of mrkdwn text (kind
+    and date elements, image blocks and elements, ``<url|label>`` targets of mrkdwn text (kind
     "token": the target of any ``<…>``), and Markdown links and images of markdown-block
     text (read with markdown-it-py)."""
     out: list[tuple[str, str, str]] = []
     for path, obj in _walk(blocks, "/blocks"):
         kind = obj.get("type")
-        if kind == "link" and "url" in obj:
+        if (kind == "link" or kind == "date") and "url" in obj:
             out.append(("link", f"{path}/url", obj["url"]))
         elif kind == "image" and "image_url" in obj:
             out.append(("image", f"{path}/image_url", obj["image_url"]))
