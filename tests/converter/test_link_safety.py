@@ -252,3 +252,18 @@ def test_heading_of_blank_refused_labels_is_a_divider(mode: str, markdown: str) 
     """Refused links with empty labels can leave a heading of one space; Slack rejects a
     blank header, so it keeps its place as a divider like an empty heading."""
     assert _convert(markdown, mode).blocks == [{"type": "divider"}]
+
+
+@pytest.mark.parametrize(("markdown", "text"), [
+    ("[x](<a<!here>)", "[x]\\(&lt;a&lt;!here&gt;)"),
+    ("[x](<0<0>)", "[x]\\(&lt;0&lt;0&gt;)"),
+    ("[x][(y)](!here)", "[x]\\(y)"),
+    ("| [x](<a<b>) | c |\n|---|---|\n| 1 | 2 |", "| [x]\\(&lt;a&lt;b&gt;) | c |\n| --- | --- |\n| 1 | 2 |"),
+])
+def test_markdown_block_literal_brackets_never_pair_into_a_link(markdown: str, text: str) -> None:
+    """Text the parser saw as no link must not become one in the markdown block: once `<`
+    is escaped, `[x](<a<!here>)` would read as a link to `<a<!here>`, and a literal `[x]`
+    before a refused link whose label starts with `(` would pair with it."""
+    result = _convert(markdown, "markdown_block")
+    assert result.blocks == [{"type": "markdown", "text": text}]
+    assert emitted_urls(result.blocks) == []
