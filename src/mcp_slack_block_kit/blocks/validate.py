@@ -443,8 +443,33 @@ def _check_mrkdwn_links(run: _Run, text: str, path: str) -> None:
                     "mention or broadcast", _MENTION_HINT)
 
 
+def _needs_link_check(block: Mapping[str, Any]) -> bool:
+    """Whether ``block`` holds an unsafe URL or a mrkdwn text with a ``<`` (a lean walk
+    that builds no paths; only such a block pays for the walk that names them)."""
+    stack: list[Any] = [block]
+    while stack:
+        value = stack.pop()
+        if type(value) is list:
+            stack.extend(value)
+            continue
+        if type(value) is not dict:
+            continue
+        for key, child in value.items():
+            if type(child) is str:
+                if key == "url" or key == "image_url":
+                    if unsafe_url(child) is not None:
+                        return True
+                elif key == "text" and "<" in child and value.get("type") == "mrkdwn":
+                    return True
+            elif type(child) is dict or type(child) is list:
+                stack.append(child)
+    return False
+
+
 def _check_links(run: _Run, block: Mapping[str, Any], p: str) -> None:
     """The link-safety rules over one block, in document order (an iterative walk)."""
+    if not _needs_link_check(block):
+        return
     stack: list[tuple[Any, str]] = [(block, p)]
     while stack:
         value, path = stack.pop()
