@@ -33,21 +33,21 @@ TOKENS = ["!channel", "<!here>", "!everyone", "@U0123ABCD", "#C0123ABCD", "!subt
 TOKEN_WARNING = refused_url_warning("link", _urls.REASON_TOKEN)
 SCRIPT_WARNING = refused_url_warning("link", _urls.REASON_SCRIPT)
 
-# Where a link can sit: each shape holds `{d}` (the destination) and the label `x`.
+# Where a link can sit: each shape holds `{d}` (the destination) and the label `Qz`.
 SHAPES = {
-    "inline": "see [x]({d}) now",
-    "angle": "see [x](<{d}>) now",
-    "titled": 'see [x]({d} "t") now',
-    "reference": "see [x][r] now\n\n[r]: {d}\n",
-    "collapsed": "see [x][] now\n\n[x]: {d}\n",
-    "list": "- see [x]({d})\n- more\n",
-    "ordered": "1. see [x]({d})\n",
-    "quote": "> see [x]({d}) now\n",
-    "nested": "> - see *[x]({d})*\n",
-    "emphasis": "*[x]({d})* and **[x]({d})** and ~~[x]({d})~~",
-    "heading1": "# [x]({d})",
-    "heading2": "## see [x]({d})",
-    "table": "| a | b |\n|---|---|\n| [x]({d}) | c |\n",
+    "inline": "see [Qz]({d}) now",
+    "angle": "see [Qz](<{d}>) now",
+    "titled": 'see [Qz]({d} "t") now',
+    "reference": "see [Qz][r] now\n\n[r]: {d}\n",
+    "collapsed": "see [Qz][] now\n\n[Qz]: {d}\n",
+    "list": "- see [Qz]({d})\n- more\n",
+    "ordered": "1. see [Qz]({d})\n",
+    "quote": "> see [Qz]({d}) now\n",
+    "nested": "> - see *[Qz]({d})*\n",
+    "emphasis": "*[Qz]({d})* and **[Qz]({d})** and ~~[Qz]({d})~~",
+    "heading1": "# [Qz]({d})",
+    "heading2": "## see [Qz]({d})",
+    "table": "| a | b |\n|---|---|\n| [Qz]({d}) | c |\n",
 }
 
 
@@ -83,7 +83,7 @@ def test_token_destination_keeps_only_its_label(shape: str, dest: str, mode: str
     if mode != "auto":  # auto adds its own advisories
         assert other_warnings(result.warnings) == []
     text = _visible(result)
-    assert "x" in text
+    assert "Qz" in text
     bare = dest.strip("<>!@#")
     assert bare not in text, (bare, result.blocks)
 
