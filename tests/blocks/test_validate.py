@@ -96,6 +96,8 @@ OVER = {
                                 [bk.rich_text(bk.preformatted("x") | {"elements": [
                                     {"type": "text", "text": "x",
                                      "style": {"underlined": True}}]})]),
+    "unsafe_url": ("/blocks/0/elements/0/elements/0/url",
+                   [bk.rich_text(bk.section(bk.link("\x0bjavascript:alert(1)", "x")))]),
 }
 
 # The same rule exactly at its limit (must pass).
@@ -147,7 +149,7 @@ def test_every_error_code_is_covered() -> None:
         "too_many_column_settings", "button_text_must_be_plain_text", "button_text_too_long",
         "button_value_too_long", "button_url_too_long", "action_id_too_long",
         "rich_text_empty", "rich_text_bad_element", "rich_text_unknown_element",
-        "rich_text_list_bad_style", "rich_text_unknown_style",
+        "rich_text_list_bad_style", "rich_text_unknown_style", "unsafe_url",
     }
     assert set(OVER) | {"deprecated_mrkdwn_section"} == spec_codes
 
@@ -403,3 +405,27 @@ def test_integer_timestamp_accepted_boolean_rejected() -> None:
     assert validate([bk.rich_text(bk.section(bk.date(1672531200, "{date}")))]).valid
     with pytest.raises(BlockDecodeError, match="timestamp: expected integer"):
         validate([bk.rich_text(bk.section(bk.date(1, "{date}") | {"timestamp": True}))])
+
+
+_SCRIPTS = ["javascript:alert(1)", "vbscript:msgbox(1)", "file:///etc/passwd",
+            "data:text/html,x"]
+
+
+@pytest.mark.parametrize("lead", [chr(c) for c in range(0x21)],
+                         ids=[f"U+{c:04X}" for c in range(0x21)])
+@pytest.mark.parametrize("script", _SCRIPTS)
+def test_unsafe_url_behind_any_leading_control(lead: str, script: str) -> None:
+    """Browsers strip U+0000-U+0020 before a scheme, so each of them before javascript:,
+    vbscript:, file: or data:text/html is an unsafe link, image and mrkdwn target."""
+    url = lead + script
+    blocks = [
+        bk.rich_text(bk.section(bk.link(url, "x"))),
+        bk.image(url, alt="a"),
+        bk.section_mrkdwn(f"see <{url}|x>"),
+    ]
+    result = validate(blocks)
+    assert [(v.code, v.path) for v in result.errors] == [
+        ("unsafe_url", "/blocks/0/elements/0/elements/0/url"),
+        ("unsafe_url", "/blocks/1/image_url"),
+        ("unsafe_url", "/blocks/2/text/text"),
+    ]

@@ -8,6 +8,7 @@ import pytest
 
 from blockcheck import assert_valid_blocks
 from fixture_file import FIXTURES, Case, read_fixture_file
+from mcp_slack_block_kit import _urls
 from mcp_slack_block_kit.converter import Converter, Options, convert
 from mcp_slack_block_kit.converter.auto import nesting_patterns, pick_markdown_block
 from mcp_slack_block_kit.converter.parse import parse
@@ -16,6 +17,7 @@ from mcp_slack_block_kit.converter.warnings import (
     PATTERN_ORDER,
     nested_pattern_warning,
     normalization_warning,
+    refused_url_warning,
 )
 
 FIXTURE_OPTIONS: dict[str, dict[str, Any]] = {
@@ -41,6 +43,9 @@ def expected_warnings(spec: str) -> list[str]:
             out.append(nested_pattern_warning(p.strip() for p in rest.split(",")))
         elif word == "normalized":
             out.append(normalization_warning(c.strip() for c in rest.split(",")))
+        elif word == "refused":  # `refused image script`: kind, then the REASON_* suffix
+            kind, reason = rest.split()
+            out.append(refused_url_warning(kind, getattr(_urls, f"REASON_{reason.upper()}")))
         else:
             raise AssertionError(f"unknown warning shorthand {item!r}")
     return out

@@ -154,9 +154,11 @@ def test_linkify_splits_text_with_source_ranges() -> None:
 
 
 def test_no_linkify_inside_links_code_or_alt_text() -> None:
-    doc = p.parse("[see https://a.com](https://b.com) `https://c.com` ![https://d.com](i.png)", OPTS)
+    doc = p.parse(
+        "[see https://a.com](https://b.com) `https://c.com` ![https://d.com](https://e.com/i.png)",
+        OPTS)
     urls = [n.url for n in p.iter_nodes(doc) if isinstance(n, p.Link)]
-    assert urls == ["https://b.com", "i.png"]
+    assert urls == ["https://b.com", "https://e.com/i.png"]
 
 
 # -- §6.4 depth -----------------------------------------------------------

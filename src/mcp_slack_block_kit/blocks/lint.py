@@ -14,7 +14,15 @@ from .limits import (
     MAX_SECTION_TEXT_CHARS,
 )
 from .shape import decode_blocks
-from .validate import Severity, Surface, Validator, Violation, block_ceiling, surface_name
+from .validate import (
+    SAFETY_CODES,
+    Severity,
+    Surface,
+    Validator,
+    Violation,
+    block_ceiling,
+    surface_name,
+)
 
 __all__ = ["DEFAULT_THRESHOLD_PCT", "Finding", "LintThresholds", "lint", "percent"]
 
@@ -80,17 +88,19 @@ def lint(blocks: Any, *, surface: Surface | str = Surface.MESSAGE,
          thresholds: LintThresholds | Mapping[str, Any] | None = None) -> list[Finding]:
     """Advisory findings for ``blocks`` (a list or ``{"blocks": [...]}`` payload).
 
-    Validator warnings first, then ``blocks_near_limit``, then per-block near-limit
-    findings, then ``empty_text`` (text a reader would see as nothing, where the validator
-    does not already reject it) and ``message_very_long``. Never reports validator errors.
-    Malformed input raises ``BlockDecodeError``.
+    Validator warnings and its ``unsafe_url`` errors first (unsafe links are never only
+    advisory, so lint does not hide them), then ``blocks_near_limit``, then per-block
+    near-limit findings, then ``empty_text`` (text a reader would see as nothing, where the
+    validator does not already reject it) and ``message_very_long``. Reports no other
+    validator error. Malformed input raises ``BlockDecodeError``.
     """
     blocks = decode_blocks(blocks)
     if thresholds is None or isinstance(thresholds, Mapping):
         thresholds = LintThresholds.from_mapping(thresholds)
     t = thresholds.normalized()
     result = Validator(strict=False).validate_for_surface(blocks, surface)
-    findings = [Finding(v.path, v.code, v.message, v.hint) for v in result.warnings]
+    copied = [v for v in result.errors if v.code in SAFETY_CODES] + result.warnings
+    findings = [Finding(v.path, v.code, v.message, v.hint) for v in copied]
 
     ceiling = block_ceiling(surface)
     pct = percent(len(blocks), ceiling)

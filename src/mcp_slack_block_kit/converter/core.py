@@ -28,6 +28,7 @@ from .warnings import (
     MARKDOWN_BLOCK_FALLBACK_SURFACES_WARNING,
     nested_pattern_warning,
     normalization_warning,
+    refused_url_warning,
 )
 
 __all__ = ["ConversionResult", "Converter", "convert"]
@@ -119,6 +120,7 @@ class Converter:
         repairs = normalized.fired
         warnings = [normalization_warning(repairs)] if repairs else []
         doc = parse(text, opts)
+        warnings.extend(refused_url_warning(kind, reason) for kind, reason in doc.refusals)
 
         mode = opts.mode
         blocks: list[dict[str, Any]]

@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .mentions import TRUSTED_TOKEN_RE
+from .mentions import trusted_tokens
 
 if TYPE_CHECKING:
     from .options import Options
@@ -40,7 +40,7 @@ def _escape_keeping_trusted(text: str) -> str:
         return escape_text(text)
     parts: list[str] = []
     pos = 0
-    for match in TRUSTED_TOKEN_RE.finditer(text):
+    for match in trusted_tokens(text):
         parts.append(escape_text(text[pos : match.start()]))
         parts.append(match.group())
         pos = match.end()

@@ -8,10 +8,10 @@ from .escape import escape_text
 from .mentions import (
     EMOJI_RE,
     HANDLE_RE,
-    TRUSTED_TOKEN_RE,
     mention_element,
     resolve_handle,
     trusted_element,
+    trusted_tokens,
 )
 from .parse import (
     CODE,
@@ -213,7 +213,7 @@ class InlineRenderer:
                 out.append(piece)
                 continue
             pos = 0
-            for match in TRUSTED_TOKEN_RE.finditer(piece):
+            for match in trusted_tokens(piece):
                 out.append(piece[pos : match.start()])
                 out.append(trusted_element(match, _STYLES[mask]))
                 pos = match.end()

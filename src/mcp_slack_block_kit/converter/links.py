@@ -1,22 +1,21 @@
-"""Bare-URL linkify (converter spec §6.1) and refused link schemes ([D25]), shared by all emitters.
+"""Bare-URL linkify (converter spec §6.1), shared by all emitters.
 
 ``find_links(text)`` returns the bare URLs, ``www.`` hosts and e-mail addresses a
 plain-text run should link, as ``(start, end, url)`` triples of code-point offsets
 into ``text``. Every link holds an anchor (``://``, ``www.``, ``@``) that fixes
 where it starts, so the anchors are found with substring scans and only their
 surroundings are examined; ``None`` comes back at once when the run holds no
-``://``, ``@`` or ``w.``.
-
-``is_refused_url(url)`` says whether a link destination or image source uses a
-scheme that must never reach the output (``javascript:``, ``vbscript:``,
-``file:``, and ``data:`` except ``data:image/png|gif|jpeg|webp``).
+``://``, ``@`` or ``w.``. Every URL it returns passes ``_urls.link_refusal`` (the one
+URL rule, which also decides Markdown link and image destinations in ``parse``).
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["find_links", "is_refused_url", "linkify_target"]
+from .._urls import link_refusal
+
+__all__ = ["find_links", "linkify_target"]
 
 # A link may start only at the start of the run or right after one of these characters
 # (spec §6.1), so URLs inside Slack tokens such as `^https://…` stay literal. An e-mail
@@ -40,12 +39,6 @@ def _starts_host(text: str, i: int) -> bool:
         return False
     c = text[i]
     return c.isalnum() if c.isascii() else True
-
-
-_REFUSED_SCHEMES = frozenset(("javascript", "vbscript", "file"))
-_SAFE_DATA_IMAGE = re.compile(r"image/(?:png|gif|jpeg|webp)(?:[;,]|\Z)", re.IGNORECASE)
-# WHATWG URL parsing drops ASCII TAB/LF/CR anywhere, so `java\tscript:` is still javascript.
-_URL_NOISE = str.maketrans("", "", "\t\n\r")
 
 
 def _trim(candidate: str) -> str:
@@ -158,6 +151,8 @@ def find_links(text: str) -> list[tuple[int, int, str]] | None:
                     continue
                 url = "http://" + shown
             end = start + len(shown)
+        if link_refusal(url) is not None:  # a control character in it: left as text
+            continue
         if found is None:
             found = []
         found.append((start, end, url))
@@ -167,16 +162,3 @@ def find_links(text: str) -> list[tuple[int, int, str]] | None:
 def linkify_target(url: str) -> str:
     """Return the display form of a linkified target (``mailto:`` dropped)."""
     return url[7:] if url.startswith("mailto:") else url
-
-
-def is_refused_url(url: str) -> bool:
-    """Return True when ``url`` uses a refused scheme ([D25]); compared case-insensitively."""
-    colon = url.find(":")
-    if colon < 0:
-        return False
-    scheme = url[:colon].lstrip(" \t\n\r\f").translate(_URL_NOISE).lower()
-    if scheme in _REFUSED_SCHEMES:
-        return True
-    if scheme == "data":
-        return _SAFE_DATA_IMAGE.match(url, colon + 1) is None
-    return False

@@ -2,8 +2,9 @@
 
 Text keeps its *source* form (backslash escapes and entities as written, [D6]) and is
 escaped per policy; alt text and titles are escaped too and URLs percent-encode ``<``,
-``>`` and whitespace ([D22]); refused links keep only their label ([D25]); fences grow
-past the longest backtick run in their content ([D11]). ``mention_map`` is not applied.
+``>`` and whitespace ([D22]); refused links keep only their label ([D25]), and literal
+text never pairs into a link of its own (``]`` + ``(`` in text is written ``]\\(``); fences
+grow past the longest backtick run in their content ([D11]). ``mention_map`` is not applied.
 """
 
 from __future__ import annotations
@@ -103,6 +104,13 @@ def _keep(text: str) -> str:
     return text
 
 
+def _no_link_syntax(text: str) -> str:
+    """Backslash the ``(`` of every ``](`` in literal text. The parser saw no link there,
+    but escaping can make one: in ``[x](<a<!here>)`` the ``<`` become ``&lt;``, and
+    ``[x](&lt;a&lt;!here&gt;)`` is a link to ``<a<!here>`` for a CommonMark reader."""
+    return text.replace("](", "]\\(") if "](" in text else text
+
+
 class _Emitter:
     """One conversion's emitter (holds the source and the escaping functions)."""
 
@@ -151,7 +159,7 @@ class _Emitter:
         text = run[0] if len(run) == 1 else "".join(run)
         if "`" in text:
             text = _BARE_BACKTICK.sub(r"\\`", text)
-        return self.escape(text)
+        return _no_link_syntax(self.escape(text))
 
     def inline(self, nodes: list[Node], out: list[str], in_cell: bool = False) -> None:
         """Append the Markdown of inline ``nodes`` to ``out``."""
@@ -163,7 +171,7 @@ class _Emitter:
                 run.append(self._text_form(node))
                 continue
             if run:
-                out.append(self.run_text(run))
+                self._append_run(run, out)
                 run.clear()
             if kind is SOFT_BREAK or kind is HARD_BREAK:
                 # Spaces before a line ending belong to the break, never to the text.
@@ -208,7 +216,15 @@ class _Emitter:
             else:  # a block node in inline position cannot happen; keep its text
                 out.append(self.escape(plain_text(node)))
         if run:
-            out.append(self.run_text(run))
+            self._append_run(run, out)
+
+    def _append_run(self, run: list[str], out: list[str]) -> None:
+        """Append a text run; a ``(`` right after a literal ``]`` (``[x]`` followed by a
+        refused link whose label starts with ``(``) is backslashed, so they cannot pair."""
+        text = self.run_text(run)
+        if text.startswith("(") and out and out[-1].endswith("]"):
+            text = "\\" + text
+        out.append(text)
 
     def destination(self, url: str, in_cell: bool) -> str:
         """A link destination: percent-encoded per policy, Markdown-significant characters
@@ -414,7 +430,7 @@ class _Emitter:
             text = self._text_form(only)
             if "`" in text:
                 text = _BARE_BACKTICK.sub(r"\\`", text)
-            text = self.escape(text)
+            text = _no_link_syntax(self.escape(text))
         elif len(kids) == 1 and kids[0].kind is CODE:  # a lone code span, as inline() does
             only = kids[0]
             assert isinstance(only, Text)

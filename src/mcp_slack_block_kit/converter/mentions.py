@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
+
+from .._urls import link_refusal
 
 __all__ = [
     "EMOJI_RE",
@@ -13,6 +15,7 @@ __all__ = [
     "mention_element",
     "resolve_handle",
     "trusted_element",
+    "trusted_tokens",
 ]
 
 # The four trusted token shapes of §7.4, in one alternation. IDs are upper-case ASCII
@@ -25,6 +28,19 @@ TRUSTED_TOKEN_RE = re.compile(
     r"|<!date\^(?P<ts>[0-9]{1,15})\^(?P<fmt>[^<>&^|]+)"
     r"(?:\^(?P<link>[^<>&| \t\n\r\f\v]*))?\|(?P<fallback>[^<>&|]*)>"
 )
+
+
+
+def trusted_tokens(text: str) -> Iterator[re.Match[str]]:
+    """The ``TRUSTED_TOKEN_RE`` matches of ``text`` that may be kept: a date token whose
+    link is not an allowed URL (``<!date^…^javascript:…|x>``) is not trusted, so it stays
+    escaped text like any other."""
+    for match in TRUSTED_TOKEN_RE.finditer(text):
+        link = match.group("link")
+        if link and link_refusal(link) is not None:
+            continue
+        yield match
+
 
 # `@handle` at the start of a text or after whitespace, `(` or `[` (so `a@b.com` never
 # matches); the handle is the longest run of ASCII letters, digits, `_`, `.`, `-`. The

@@ -8,7 +8,6 @@ escaped per policy, one construct per section, cut at ``paragraph_char_limit`` b
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -63,7 +62,6 @@ _URL_ESCAPES = str.maketrans({
     "<": "%3C", ">": "%3E", "|": "%7C", " ": "%20", "\t": "%09", "\n": "%0A", "\r": "%0D",
     "\f": "%0C",
 })
-_ABSOLUTE_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{1,31}:")
 _MARKS = {EMPHASIS: "_", STRONG: "*", STRIKE: "~"}
 _FENCE = "```"
 
@@ -75,10 +73,6 @@ def heading_section_text(text: str, escape: Callable[[str], str], limit: int) ->
     an over-long result is cut as ``rich_text.bold_line`` cuts it.
     """
     return bold_line(escape(text), limit)
-
-
-def _is_absolute(url: str) -> bool:
-    return _ABSOLUTE_URL.match(url) is not None
 
 
 def _wrap(mark: str, inner: str) -> str:
@@ -182,9 +176,8 @@ class _Walker:
         if node.autolink:
             return f"<{url}>" if label == node.url or not label else (
                 f"<{url}|{self.escape(label)}>")
-        if label:
-            return f"<{url}|{self.escape(label)}>"
-        return f"<{url}>" if _is_absolute(node.url) else ""
+        # A LINK's url is always an absolute URL (parse refuses anything else).
+        return f"<{url}|{self.escape(label)}>" if label else f"<{url}>"
 
     # -- blocks --------------------------------------------------------------------
 
@@ -299,6 +292,8 @@ class _Walker:
 
     def heading(self, node: Heading, out: list[Block]) -> None:
         text = plain_text(node)
+        if text.isspace():  # `# [](./a) [](./b)`: refused labels leave only a blank
+            text = ""
         size = len(text.encode("utf-8"))
         if node.level == 1 and 0 < size <= MAX_HEADER_TEXT_CHARS and not any(
             n.kind is LINK or n.kind is IMAGE or n.kind is CODE for n in iter_nodes(node)

@@ -23,8 +23,10 @@ DOCUMENT        Document    ``source`` (str), ``source_bytes``, ``depth`` (§6.4
                             tree depth), ``has_image``
                             (a non-refused image anywhere), ``table_overflow``
                             (a table with >100 rows or >20 columns),
-                            ``patterns`` (frozenset of the §9.2 pattern names);
-                            children = blocks
+                            ``patterns`` (frozenset of the §9.2 pattern names),
+                            ``refusals`` (the distinct ``(kind, reason)`` of
+                            refused destinations, ``kind`` "link" or "image",
+                            in document order); children = blocks
 PARAGRAPH       Node        inline children. Tight list items get an implicit
                             paragraph around their inline content, so list
                             items only ever hold blocks
@@ -45,16 +47,21 @@ TABLE_ROW                   are padded/truncated to the header width by the
                             parser already
 EMPHASIS,       Node        inline children
 STRONG, STRIKE
-LINK            Link        ``url`` (``mailto:`` added for e-mail autolinks),
+LINK            Link        ``url`` (``mailto:`` added for e-mail autolinks;
+                            always passes ``_urls.link_refusal``),
                             ``title``, ``autolink`` (True for ``<…>`` and
                             bare-URL links: their children are the display
                             text), ``linkified`` (True for bare URLs found by
                             ``links.find_links``; they have no source syntax)
-IMAGE           Link        ``url``, ``title``; children = alt inline nodes
-REFUSED         Node        a link/image whose destination uses a refused
-                            scheme ([D25]); emit its children as ordinary
-                            inline content, never a URL (a refused ``<…>``
-                            autolink has no children: its label is the URL)
+IMAGE           Link        ``url`` (always passes ``_urls.image_refusal``),
+                            ``title``; children = alt inline nodes
+REFUSED         Node        a link/image whose destination the URL rule
+                            refuses (anything but an absolute http, https,
+                            ftp or mailto link / http, https or raster
+                            data: image, see ``_urls``); emit its children
+                            as ordinary inline content, never a URL (a
+                            ``<…>`` autolink with a script scheme has no
+                            children: its label is the URL)
 TEXT            Text        ``text`` (decoded: escapes resolved, entities
                             decoded); one node per run between other nodes
 CODE            Text        ``text`` (inline code span content)
@@ -94,9 +101,10 @@ from typing import TYPE_CHECKING, Any
 
 import pyromark
 
+from .._urls import REASON_SCRIPT, image_refusal, link_refusal
 from ..blocks.limits import MAX_TABLE_COLUMNS, MAX_TABLE_ROWS
 from ..exceptions import InputTooDeeplyNestedError
-from .links import find_links, is_refused_url
+from .links import find_links
 from .warnings import (
     PATTERN_CODE_IN_BLOCKQUOTE,
     PATTERN_CODE_IN_LIST,
@@ -301,7 +309,9 @@ class Table(Node):
 class Document(Node):
     """The root: top-level blocks plus facts the auto-mode picker needs."""
 
-    __slots__ = ("depth", "has_image", "patterns", "source", "source_bytes", "table_overflow")
+    __slots__ = (
+        "depth", "has_image", "patterns", "refusals", "source", "source_bytes", "table_overflow",
+    )
 
     def __init__(self, source: str, source_bytes: bytes) -> None:
         super().__init__(DOCUMENT, 0, len(source_bytes))
@@ -310,6 +320,7 @@ class Document(Node):
         self.has_image = False
         self.table_overflow = False
         self.patterns: frozenset[str] = frozenset()
+        self.refusals: tuple[tuple[str, str], ...] = ()
         self.depth = 1
 
 
@@ -346,10 +357,14 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 class _Facts:
     """Mutable facts gathered while building (one per ``parse`` call)."""
 
-    __slots__ = ("has_image", "html_end", "html_tail", "max_depth", "patterns", "table_overflow")
+    __slots__ = (
+        "has_image", "html_end", "html_tail", "max_depth", "patterns", "refusals",
+        "table_overflow",
+    )
 
     def __init__(self) -> None:
         self.has_image = False
+        self.refusals: dict[tuple[str, str], None] = {}  # an ordered set
         self.table_overflow = False
         self.max_depth = 0
         self.patterns: set[str] = set()
@@ -384,6 +399,7 @@ def parse(markdown: str, options: Options) -> Document:
     doc.has_image = facts.has_image
     doc.table_overflow = facts.table_overflow
     doc.patterns = frozenset(facts.patterns)
+    doc.refusals = tuple(facts.refusals)
     return doc
 
 
@@ -473,7 +489,7 @@ def _build(
     code_parts: list[str] | None = None  # set while inside a code block
     link_depth = 0  # open links/images: no linkify inside
     quote_depth, item_depth = containers
-    dropped: set[int] = set()  # refused autolinks: their label (the URL) is dropped
+    dropped: set[int] = set()  # script-scheme autolinks: their label (the URL) is dropped
     max_depth = facts.max_depth
     patterns = facts.patterns
     for ev, rng in events:
@@ -524,15 +540,21 @@ def _build(
                 if name == "Link" or name == "Image":
                     url = value["dest_url"]
                     link_depth += 1
-                    if is_refused_url(url):
-                        node = Node(REFUSED, start, end)
-                        if name == "Link" and value["link_type"] in ("Autolink", "Email"):
-                            # An autolink's label is its URL, which must never appear.
-                            dropped.add(id(node))
-                    elif name == "Link":
+                    if name == "Link":
                         link_type = value["link_type"]
                         if link_type == "Email":
                             url = "mailto:" + url
+                        reason = link_refusal(url)
+                    else:
+                        reason = image_refusal(url)
+                    if reason is not None:
+                        node = Node(REFUSED, start, end)
+                        facts.refusals[("link" if name == "Link" else "image", reason)] = None
+                        if reason is REASON_SCRIPT and name == "Link" and link_type in (
+                            "Autolink", "Email"
+                        ):  # an autolink's label is its URL, which must never appear
+                            dropped.add(id(node))
+                    elif name == "Link":
                         node = Link(LINK, start, end, url, value["title"],
                                     link_type == "Autolink" or link_type == "Email")
                     else:

@@ -177,7 +177,7 @@ class _Walker:
         else:
             text = plain_text(node, self._titles)
             single = False
-        if not text:
+        if not text or text.isspace():  # `# [](./a) [](./b)`: refused labels leave a blank
             self.blocks.append({"type": "divider"})  # keeps the position; takes no block_id
             return
         if (

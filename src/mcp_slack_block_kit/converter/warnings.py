@@ -15,6 +15,7 @@ __all__ = [
     "PATTERN_TABLE_IN_LIST",
     "nested_pattern_warning",
     "normalization_warning",
+    "refused_url_warning",
 ]
 
 # Nesting patterns auto mode detects (converter spec §9.2). Values are contract.
@@ -62,3 +63,17 @@ def normalization_warning(codes: Iterable[str]) -> str:
 def nested_pattern_warning(patterns: Iterable[str]) -> str:
     """Return the auto-mode warning naming the nesting patterns that forced decomposition."""
     return _NESTED.format(patterns=", ".join(patterns))
+
+
+_REFUSED = {
+    "link": "refused link destination: {reason}. Only its label is kept, as plain text "
+            "(see docs/safety.md).",
+    "image": "refused image source: {reason}. Only its alt text is kept, as plain text "
+             "(see docs/safety.md).",
+}
+
+
+def refused_url_warning(kind: str, reason: str) -> str:
+    """Return the warning for a refused ``"link"`` or ``"image"`` URL; ``reason`` is one of
+    the fixed ``REASON_*`` strings of ``mcp_slack_block_kit._urls`` (never the URL)."""
+    return _REFUSED[kind].format(reason=reason)
