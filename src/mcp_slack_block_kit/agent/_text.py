@@ -10,7 +10,6 @@ cut: as a string for a ``task_update`` chunk and as a ``rich_text`` block for a
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -26,9 +25,6 @@ _ELLIPSIS = "…"
 # task cards carry characters (Slack shows rich_text text literally), so they are decoded
 # exactly once. Link labels and preformatted text are written raw and left alone.
 _PROSE_ENTITIES = (("&lt;", "<"), ("&gt;", ">"), ("&amp;", "&"))
-
-
-_HTTP_URL = re.compile(r"https?://[^\x00-\x20<>|]+\Z", re.IGNORECASE)
 
 
 def _decode(text: str) -> str:
@@ -53,9 +49,6 @@ def _inline(elements: Sequence[Any], *, decode: bool) -> Iterator[Inline]:
         item = dict(element)
         if item.get("type") == "text" and decode:
             item["text"] = _decode(str(item.get("text", "")))
-        elif item.get("type") == "link" and not _HTTP_URL.match(str(item.get("url", ""))):
-            # A task card links only web pages; anything else keeps its label as text.
-            item = _text(str(item.get("text") or item.get("url", "")), item.get("style"))
         yield item
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+from .._urls import link_refusal, url_scheme
 from ..blocks.limits import (
     MAX_BLOCK_ID_CHARS,
     MAX_IMAGE_URL_CHARS,
@@ -31,8 +32,6 @@ __all__ = ["AgentSteps", "Step"]
 
 Chunk = dict[str, Any]
 _DEFAULT_PLAN_TITLE = "Steps"
-# C0 controls and space: a browser strips them before it reads a URL's scheme.
-_URL_LEAD = "".join(chr(c) for c in range(0x21))
 
 
 def _check_text(name: str, value: object, *, required: bool) -> str | None:
@@ -44,15 +43,10 @@ def _check_text(name: str, value: object, *, required: bool) -> str | None:
 
 
 def _source_url(url: str) -> str | None:
-    """``url`` when it is an absolute http(s) URL Slack can link, else ``None``."""
-    url = url.lstrip(_URL_LEAD).replace("\t", "").replace("\n", "").replace("\r", "")
+    """``url`` when it is an absolute http(s) URL the converter would link, else ``None``."""
+    if link_refusal(url) is not None or url_scheme(url) not in ("http", "https"):
+        return None
     if len(url) > MAX_IMAGE_URL_CHARS or any(c in url for c in " <>|"):
-        return None
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return None
-    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
         return None
     return url
 
