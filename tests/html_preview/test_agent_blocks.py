@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from mcp_slack_block_kit import AgentSteps, feedback_blocks, render_html
 from html_preview.hostile import parse, problems
+from mcp_slack_block_kit import AgentSteps, feedback_blocks, render_html
 
 
 def _plan_page() -> str:
