@@ -255,4 +255,4 @@ def test_token_regex_is_linear(payload: str) -> None:
     started = time.perf_counter()
     list(TRUSTED_TOKEN_RE.finditer(payload))
     inline(payload.replace("\n", " ")[:60_000], preserve_mention_tokens=True)
-    assert time.perf_counter() - started < 2.0
+    assert time.perf_counter() - started < 30.0  # a watchdog: a quadratic step takes minutes

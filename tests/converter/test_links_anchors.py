@@ -56,4 +56,4 @@ def test_many_at_signs_stay_linear() -> None:
     text = ("a" * 50 + "@") * 20_000
     started = time.perf_counter()
     find_links(text)
-    assert time.perf_counter() - started < 1.0
+    assert time.perf_counter() - started < 30.0  # a watchdog: a quadratic step takes minutes

@@ -357,7 +357,7 @@ def test_many_links_in_one_run_parse_in_linear_time(markdown: str) -> None:
     """Splitting a 200 KB run around thousands of bare URLs stays linear."""
     started = time.perf_counter()
     doc = p.parse(markdown, OPTS)
-    assert time.perf_counter() - started < 3.0
+    assert time.perf_counter() - started < 30.0  # a watchdog: a quadratic step takes minutes
     links = [n for n in p.iter_nodes(doc) if isinstance(n, p.Link)]
     assert len(links) == markdown.count("https://") + markdown.count("@")
     last = links[-1]

@@ -323,10 +323,11 @@ def test_prose_words_all_survive(words: list[str], gaps: list[str]) -> None:
     "*a* _b_ " * 25_000,
 ])
 def test_large_adversarial_inputs_stay_linear(markdown: str) -> None:
-    """200 KB inputs that would expose a quadratic step convert in a few seconds at most."""
+    """200 KB inputs that would expose a quadratic step finish (a watchdog, not a speed
+    check: a quadratic step takes minutes here; speed is measured by benchmarks/)."""
     started = time.perf_counter()
     blocks = rich(markdown)
-    assert blocks and time.perf_counter() - started < 8.0
+    assert blocks and time.perf_counter() - started < 60.0
 
 
 def test_list_indent_is_capped_at_slack_maximum() -> None:
