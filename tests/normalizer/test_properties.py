@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import example, given, reject, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
@@ -123,7 +123,11 @@ def _code_blocks(text: str) -> list[tuple[str, bool]]:
     of the document as its code; the normalizer reads the one-liner the model meant)."""
     lines = text.splitlines()
     blocks = []
-    for token in COMMONMARK.parse(text):
+    try:
+        tokens = COMMONMARK.parse(text)
+    except IndexError:  # markdown-it-py 4.0 fails on a few inputs such as '> - <pre>\n>'
+        reject()
+    for token in tokens:
         if token.type not in ("fence", "code_block"):
             continue
         content = token.content if token.content.endswith("\n") else token.content + "\n"
