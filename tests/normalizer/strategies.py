@@ -26,3 +26,30 @@ payload = st.text(
     alphabet=st.characters(blacklist_characters="\n\r`~", blacklist_categories=("Cs",)),
     max_size=40,
 )
+
+# Documents for the CommonMark-oracle property: lines built from a container prefix and a
+# body, mixing fences (backtick and tilde, info strings, one-liners, unclosed), HTML blocks
+# of all seven kinds with their end lines, ``<br>`` tags, tables, lists, quotes, headings and
+# indented code.
+_PREFIXES = ["", "", "", "", "> ", ">", "- ", "* ", "1. ", "  ", "   ", "    ", "> - ", "- > "]
+_BODIES = [
+    # fences
+    "```", "````", "~~~", "~~~~", "```py", "```go x", "~~~py", "~~~ aa ``` ~~~", "```go x```",
+    "~~~py x~~~", "~~~py )~~~", "````go x```", "```hello world```", "  ```", "   ~~~",
+    # HTML block starts (kinds 1-7) and ends
+    "<pre>", "<script type='x'>", "<style>", "<textarea", "</pre>", "</script> a",
+    "<!-- c", "<!-- c -->", "-->", "<?php", "?>", "<!DOCTYPE html>", "<!X", ">", "<![CDATA[",
+    "]]>", "<div>", "</div>", "<DETAILS>", "<summary>s</summary>", "<table><tr>", "<d>",
+    "</d>", "<a href=\"u\">", "<span class=x >", "<x/>", "<br>", "<BR/>", "<d> text",
+    "<https://x.y>", "<@U1>", "<!channel>",
+    # <br> in prose and code
+    "a<br>b", "a<br>", "<br>x", "x<br>```", "a<br>~~~", "<br><br>", "<Br>~~~py x~~~",
+    "a<br><div>", "a<br><d>",
+    # tables, lists, quotes, headings, indented code, prose
+    "| a | b |", "|---|---|", "a | b", "---|---", "-a", "1.b", "#a", "# h", "---", "***", "===",
+    "    i<br>j", "\tt<br>u", "x", "b `c", "[l]", "(http://x)", "*e", "",
+]
+_line = st.tuples(st.sampled_from(_PREFIXES), st.sampled_from(_BODIES)).map("".join)
+commonmark_doc = st.tuples(
+    st.lists(_line, min_size=1, max_size=14), st.sampled_from(["", "\n"])
+).map(lambda parts: "\n".join(parts[0]) + parts[1])

@@ -120,21 +120,22 @@ def test_never_raises_on_odd_strings(text: str) -> None:
 
 
 def test_settle_pass_after_a_structure_change(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A merge that moves a fence into a list item is settled within the same call.
+    """A cut that changes what the lines above may do is settled within the same call.
 
-    With a single pass the second call would still fire (V5, V3): the merged
-    ``(url)`` line no longer closes the list item, so the fence that followed
-    it ends at ``#x``.
+    R8 leaves a line whose next line is a lone ``<br>`` held back by the paragraph
+    (cut, the line would let that ``<br>`` open an HTML block). Cutting the last line
+    frees the one above it, and so on upwards: with a single pass the second call
+    would still fire.
     """
     from mcp_slack_block_kit.normalizer import pipeline
 
-    text = "- [a]\n(http://x)\n  ```\n#x\n  ```"
+    text = "> <br>\n<br>\n<br>"
     result = normalize(text)
-    assert result == ("- [a](http://x)\n  ```\n# x\n  ```\n  ```", ("V8", "V5", "V3"))
+    assert result == (">\n\n\n\n\n", ("R8", "C5"))
     assert normalize(result.text) == (result.text, ())
     monkeypatch.setattr(pipeline, "MAX_PASSES", 1)
     single = normalize(text)
-    assert normalize(single.text).fired == ("V5", "V3")
+    assert normalize(single.text).fired == ("R8", "C5")
 
 
 def test_entities_decode_one_level_even_when_a_second_pass_runs() -> None:

@@ -16,6 +16,8 @@ __all__ = [
     "classify",
     "closes_fence",
     "delimiter_row",
+    "holds_back_html",
+    "html_block_start",
     "is_blank",
     "is_link_reference_definition",
     "new_item_reaches_fence",
@@ -25,6 +27,7 @@ __all__ = [
     "reassemble",
     "some_line_starts",
     "split_one_liner",
+    "tilde_closers",
 ]
 
 
@@ -38,6 +41,7 @@ class Kind(IntEnum):
     FENCE_CLOSE = 4
     INDENTED_CODE = 5
     TABLE = 6
+    HTML = 7  # a line of a raw HTML block: neither prose nor code, no repair touches it
 
 
 PROSE = Kind.PROSE
@@ -47,6 +51,7 @@ FENCE_CONTENT = Kind.FENCE_CONTENT
 FENCE_CLOSE = Kind.FENCE_CLOSE
 INDENTED_CODE = Kind.INDENTED_CODE
 TABLE = Kind.TABLE
+HTML = Kind.HTML
 
 CODE_KINDS = frozenset({FENCE_OPEN, FENCE_CONTENT, FENCE_CLOSE, INDENTED_CODE})
 
@@ -96,9 +101,40 @@ terraform hcl proto graphql gql
 LANGUAGES = frozenset(_LANGUAGE_NAMES.split())
 _WS = " \t\n\r\f"
 # First characters that can begin none of: a container marker, a fence, indentation, a blank
-# line or a delimiter row (classify's fast path; ``#`` can still end a table).
+# line, a delimiter row, an HTML block, a thematic break or a setext underline (classify's
+# fast path; ``#`` can still be a heading, which ends a paragraph and a table).
 _PLAIN_START = frozenset(
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!\"#$%&'(),./;<=?@[\\]^_{}"
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!\"#$%&'(),./;?@[\\]^{}"
+)
+# Lines that end a paragraph although they are not blank: an ATX heading, a thematic break,
+# a setext underline (only right after paragraph text).
+_ATX = re.compile(r" {0,3}#{1,6}(?:[ \t]|\Z)")
+_THEMATIC = re.compile(r" {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})\Z")
+_SETEXT = re.compile(r" {0,3}(?:=+|-+)[ \t]*\Z")
+_PARA_ENDERS = frozenset("#-*_=")
+
+# HTML blocks (CommonMark's seven start conditions). A block can only start on a line whose
+# first character after at most three spaces is ``<``. The value ``html_block_start`` gives
+# is the block's end condition: a string the line that ends it holds, ``"</"`` for the first
+# kind (any of four closing tags), or ``""`` for the kinds a blank line ends.
+_HTML_NAMES = frozenset((
+    "address", "article", "aside", "base", "basefont", "blockquote", "body", "caption",
+    "center", "col", "colgroup", "dd", "details", "dialog", "dir", "div", "dl", "dt",
+    "fieldset", "figcaption", "figure", "footer", "form", "frame", "frameset", "h1", "h2", "h3",
+    "h4", "h5", "h6", "head", "header", "hr", "html", "iframe", "legend", "li", "link", "main",
+    "menu", "menuitem", "nav", "noframes", "ol", "optgroup", "option", "p", "param", "search",
+    "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "title", "tr",
+    "track", "ul",
+))
+_HTML_RAW = re.compile(r"<(?:pre|script|style|textarea)(?:[ \t\v\f>]|\Z)", re.IGNORECASE)
+_HTML_RAW_END = re.compile(r"</(?:pre|script|style|textarea)>", re.IGNORECASE)
+_HTML_NAMED = re.compile(r"</?([A-Za-z][A-Za-z0-9]*)(?:[ \t\v\f]|/?>|\Z)")
+_HTML_TAG_ALONE = re.compile(
+    r"(?:<[A-Za-z][A-Za-z0-9-]*"
+    r"(?:[ \t\v\f]+[A-Za-z_:][A-Za-z0-9_.:-]*"
+    r"(?:[ \t\v\f]*=[ \t\v\f]*(?:[^ \t\v\f\n\r\"'=<>`]+|'[^'\n\r]*'|\"[^\"\n\r]*\"))?)*"
+    r"[ \t\v\f]*/?>"
+    r"|</[A-Za-z][A-Za-z0-9-]*[ \t\v\f]*>)[ \t\v\f]*\Z"
 )
 _new_tuple: Callable[[type[Line], tuple[str, Kind, str, int, str]], Line]
 _new_tuple = tuple.__new__
@@ -132,6 +168,95 @@ def split_one_liner(text: str) -> tuple[str, str, str] | None:
     return indent + run + m.group(3), body, indent + run
 
 
+
+
+def html_block_start(text: str, paragraph: bool) -> str | None:
+    """The end condition of the HTML block ``text`` starts (see ``_HTML_NAMES``), else None.
+
+    ``text`` is a line after its container prefix; ``paragraph`` says whether it would
+    continue an open paragraph, which the seventh kind (a lone open or closing tag such as
+    ``<d>``) cannot interrupt.
+    """
+    s = text.lstrip(" ") if text[:1] == " " else text
+    if s[:1] != "<" or len(text) - len(s) > 3:
+        return None
+    second = s[1:2]
+    if second == "!":
+        if s.startswith("<!--"):
+            return "-->"
+        if s.startswith("<![CDATA["):
+            return "]]>"
+        third = s[2:3]
+        return ">" if third.isascii() and third.isalpha() else None
+    if second == "?":
+        return "?>"
+    if _HTML_RAW.match(s) is not None:
+        return "</"
+    m = _HTML_NAMED.match(s)
+    if m is not None and m.group(1).lower() in _HTML_NAMES:
+        return ""
+    if not paragraph and _HTML_TAG_ALONE.match(s) is not None:
+        return ""
+    return None
+
+
+_CONTAINER_MARKS = re.compile(r"[ \t>]*")
+
+
+def holds_back_html(line: Line) -> bool:
+    """Is ``line`` paragraph text only because a paragraph is open above it?
+
+    True for a PROSE line such as ``<d>``: after a blank line, a heading or a fence it
+    would open an HTML block (the seventh kind, which cannot interrupt a paragraph) and
+    hide the fences below it. A repair that would end the paragraph above such a line
+    (cut it, make it a heading, split it into a fence) must not fire.
+    """
+    if line.kind is not PROSE or "<" not in line.text:
+        return False
+    rest = line.text[_CONTAINER_MARKS.match(line.text).end() :]  # type: ignore[union-attr]
+    return html_block_start(rest, False) is not None and html_block_start(rest, True) is None
+
+
+def _html_block_ends(text: str, end: str) -> bool:
+    """Does ``text`` hold the end of an HTML block whose end condition is ``end`` (not "")?"""
+    if end == "</":
+        return "</" in text and _HTML_RAW_END.search(text) is not None
+    return end in text
+
+
+_INTERRUPTING_ITEM = re.compile(r"(?:[-*+]|[0-9]{1,9}[.)])[ \t]+[^ \t]")
+
+
+def _lazy(rest: str) -> bool:
+    """Would ``rest``, after an open paragraph whose containers it does not continue, be a
+    lazy continuation line (paragraph text that starts no block)?"""
+    s = rest.lstrip(" ")
+    if not s.strip():
+        return False
+    if len(rest) - len(s) > 3 or s[0] == "\t":
+        return True  # indented code cannot interrupt a paragraph
+    c = s[0]
+    if c == ">":
+        return False
+    if c in "`~":
+        fm = _FENCE.match(s)
+        return fm is None or (c == "`" and "`" in fm.group(3))  # ```go x``` is no fence
+    if c == "#":
+        return _ATX.match(s) is None
+    if c in "-*_" and _THEMATIC.match(s) is not None:
+        return False
+    if (c in "-*+" or c.isdigit()) and _INTERRUPTING_ITEM.match(s) is not None:
+        return False
+    return not (c == "<" and html_block_start(s, True) is not None)
+
+
+def _ends_paragraph(rest: str, paragraph: bool) -> bool:
+    """Is the PROSE line ``rest`` (after its containers) one that leaves no paragraph open?"""
+    if rest.strip(" \t-*_="):  # more than a thematic break or setext underline holds
+        return rest.lstrip(" ")[:1] == "#" and _ATX.match(rest) is not None
+    if _THEMATIC.match(rest) is not None:
+        return True
+    return paragraph and _SETEXT.match(rest) is not None
 
 
 def some_line_starts(body: str) -> Callable[[str], bool]:
@@ -206,6 +331,21 @@ def _advance(text: str, pos: int, col: int, want: int) -> tuple[int, int] | None
     return pos, col
 
 
+def _code_indent(rest: str, col: int) -> bool:
+    """Does ``rest``, starting at column ``col``, begin with 4 columns of spaces and TABs?"""
+    start = col
+    for ch in rest[:4]:
+        if ch == " ":
+            col += 1
+        elif ch == "\t":
+            col = (col // 4 + 1) * 4
+        else:
+            break
+        if col - start >= 4:
+            return True
+    return False
+
+
 def _columns(text: str, start: int, end: int, col: int) -> int:
     """The column reached after ``text[start:end]`` starting at column ``col``."""
     if "\t" not in text[start:end]:
@@ -239,17 +379,32 @@ def classify(text: str) -> list[Line]:
     fence_char = ""
     fence_len = 0
     fence_depth = 0  # containers the open fence lives in
-    in_indented = False
-    prev_blank = True
+    # A paragraph is open after the previous line: indented code and the seventh kind of
+    # HTML block cannot interrupt one.
+    para = False
     table_active = False
+    # An HTML block: open, its end condition (html_block_start), its containers.
+    in_html = False
+    html_end = ""
+    html_depth = 0
+    closers: list[int] | None = None  # tilde_closers, built on first use
     # [D19] Open containers, outermost first: a run of k nested block quotes is one
     # entry -k, a list item is its width W > 0 (so 10k nested quotes cost one entry).
-    # Containers only matter for fences, so a text without a fence run skips them.
-    track = "```" in text or "~~~" in text
+    # Containers only matter where code can be: fences, and indented code in or after
+    # a container (``>     code``; ``> <pre>`` over an indented line), so a text without
+    # fence runs, or without indentation or container markers, skips them.
+    track = (
+        "```" in text
+        or "~~~" in text
+        or (("    " in text or "\t" in text) and _container_line(text))
+    )
     stack: list[int] = []
     before: list[int] = []  # containers outside each entry
     quote_at: list[int] = []  # stack indices of quote runs, ascending
     depth = 0  # containers open
+    # The stack index of a list item opened on the previous line with nothing after its
+    # marker, else -1: a blank line next ends it (an item starts with at most one blank line).
+    empty_item = -1
 
     for i in range(last_real):
         line = texts[i]
@@ -258,38 +413,53 @@ def classify(text: str) -> list[Line]:
         if in_fence:
             if not stack and fence_char not in line:  # cannot close the fence
                 kinds[i] = FENCE_CONTENT
-                prev_blank = False
+                continue
+        elif in_html:
+            if not stack:  # outside containers the whole line continues the block
+                if html_end:
+                    kinds[i] = HTML
+                    if _html_block_ends(line, html_end):
+                        in_html = False
+                elif line.strip():
+                    kinds[i] = HTML
+                else:  # a blank line ends the sixth and seventh kinds
+                    kinds[i] = BLANK
+                    in_html = False
                 continue
         else:
-            if stack and first and first not in " \t>" and not first.isspace():
+            if (
+                stack
+                and first
+                and first not in " \t>"
+                and not first.isspace()
+                and not (para and _lazy(line))
+            ):
                 # Unindented and no quote marker: no container continues (Step 1's result).
                 stack.clear()
                 before.clear()
                 quote_at.clear()
                 depth = 0
-        if not stack and not in_fence:
-            if first in _PLAIN_START:
-                # A letter or other plain character (or ``#``): no container, fence,
-                # indented code, blank line or delimiter row starts with it.
-                in_indented = False
-                prev_blank = False
-                if table_active:
-                    if first == "#" and _BLOCK_START.match(line) is not None:
+            if not stack:
+                if first in _PLAIN_START:
+                    # A letter or other plain character (or ``#``): no container, fence,
+                    # indented code, blank line, delimiter row or HTML block starts with it.
+                    if first == "#" and _ATX.match(line) is not None:
+                        para = False  # a heading
                         table_active = False
                     else:
-                        kinds[i] = TABLE
-                continue
-            if not first:
-                kinds[i] = BLANK
-                in_indented = False
-                table_active = False
-                prev_blank = True
-                continue
-            if first == "|" and table_active:
-                kinds[i] = TABLE
-                in_indented = False
-                prev_blank = False
-                continue
+                        para = True
+                        if table_active:
+                            kinds[i] = TABLE
+                    continue
+                if not first:
+                    kinds[i] = BLANK
+                    table_active = False
+                    para = False
+                    continue
+                if first == "|" and table_active:
+                    kinds[i] = TABLE
+                    para = True
+                    continue
         pos = 0
         col = 0
         cont: list[str] = []
@@ -320,22 +490,28 @@ def classify(text: str) -> list[Line]:
                         break
                 else:
                     adv = _advance(line, pos, col, entry)
-                    if adv is None:
+                    if adv is None or (idx == empty_item and is_blank(line[adv[0] :])):
                         if not is_blank(line[pos:]):
                             kept = before[idx]
                             break
-                        # Blank from here: every list item continues, up to the next quote.
+                        # Blank from here: every list item continues, up to the next quote
+                        # (or up to an item that had only its marker).
                         k = bisect_left(quote_at, idx)
-                        if k < len(quote_at):
-                            idx = quote_at[k]
-                            kept = before[idx]
-                        else:
-                            idx = len(stack)
+                        end = quote_at[k] if k < len(quote_at) else len(stack)
+                        if idx <= empty_item < end:
+                            end = empty_item
+                        if end < len(stack):
+                            kept = before[end]
+                        idx = end
                         pos = len(line)
                         break
                     cont.append(line[pos : adv[0]])
                     pos, col = adv
                 idx += 1
+            if kept < depth and para and not in_fence and not in_html and _lazy(line[pos:]):
+                # A lazy continuation line: the paragraph, and every container, goes on.
+                prefixes[i] = pos
+                continue
             if kept < depth:
                 del stack[idx:]
                 del before[idx:]
@@ -343,7 +519,11 @@ def classify(text: str) -> list[Line]:
                 depth = kept
                 if in_fence and fence_depth > depth:
                     in_fence = False  # the fence ended with its container: no lazy lines
-        if track and not in_fence:
+                if in_html and html_depth > depth:
+                    in_html = False  # so did the HTML block
+        opened = False
+        empty_item = -1
+        if track and not in_fence and not in_html:
             # Step 2: open new containers in what is left.
             while pos < len(line) and line[pos] in _MARKER_START:
                 m = _QUOTE_RUN.match(line, pos)
@@ -360,10 +540,11 @@ def classify(text: str) -> list[Line]:
                         stack.append(-count)
                         before.append(depth)
                     depth += count
+                    opened = True
                     continue
                 m = _LIST_MARKER.match(line, pos)
-                if m is None:
-                    break
+                if m is None or (line[pos] in "-*" and _THEMATIC.match(line, pos) is not None):
+                    break  # no list item (``- - -`` is a thematic break)
                 start_col = col
                 marker_end = m.end()
                 mcol = _columns(line, pos, marker_end, col)
@@ -375,6 +556,7 @@ def classify(text: str) -> list[Line]:
                 if j == len(line):
                     width = mcol - start_col + 1
                     pos = j
+                    empty_item = len(stack)
                 elif jcol - mcol >= 5:
                     width = mcol - start_col + 1
                     pos = marker_end + 1
@@ -390,6 +572,7 @@ def classify(text: str) -> list[Line]:
                 stack.append(width)
                 before.append(depth)
                 depth += 1
+                opened = True
         prefixes[i] = pos
         rest = line[pos:] if pos else line
 
@@ -400,8 +583,21 @@ def classify(text: str) -> list[Line]:
                 in_fence = False
             else:
                 kinds[i] = FENCE_CONTENT
-            prev_blank = False
             continue
+        if in_html:
+            # Inside an HTML block in a container that continues on this line.
+            if html_end:
+                kinds[i] = HTML
+                if _html_block_ends(rest, html_end):
+                    in_html = False
+            elif rest.strip():
+                kinds[i] = HTML
+            else:
+                kinds[i] = PROSE if line.strip() else BLANK
+                in_html = False
+            continue
+        if opened:
+            para = False  # a new container ends the paragraph before it
         fm = _FENCE.match(rest) if ("``" in rest or "~~" in rest) else None
         if fm is not None:
             # Rule 2: fence opener, unless the info part closes it on the same line.
@@ -410,11 +606,19 @@ def classify(text: str) -> list[Line]:
             char = run[0]
             # A backtick fence's info can hold no backtick (CommonMark §4.5); a tilde
             # one-liner such as ``~~~py x~~~`` is left to V4 as well (only that: the info
-            # of ``~~~ aa ``` ~~~`` may hold tildes, so that line does open a fence).
-            if (char == "`" and "`" in info) or (
+            # of ``~~~ aa ``` ~~~`` may hold tildes, so that line does open a fence), unless
+            # a later line closes it: then it is the opener CommonMark reads, with the info
+            # string ``py x~~~``.
+            one_liner = (
                 char == "~" and run in info and not pos and split_one_liner(line) is not None
-            ):
+            )
+            if one_liner:
+                if closers is None:
+                    closers = tilde_closers(texts, last_real)
+                one_liner = closers[i + 1] < len(run)
+            if (char == "`" and "`" in info) or one_liner:
                 kinds[i] = PROSE
+                para = True
             else:
                 kinds[i] = FENCE_OPEN
                 conts[i] = "".join(cont)
@@ -422,21 +626,30 @@ def classify(text: str) -> list[Line]:
                 fence_char = char
                 fence_len = len(run)
                 fence_depth = depth
-            prev_blank = False
+                para = False
             continue
         if not line.strip():  # is_blank, inlined: this loop is the hot path
             kinds[i] = BLANK
-            in_indented = False
             table_active = False
-            prev_blank = True
+            para = False
             continue
-        if line.startswith(("\t", "    ")) and (prev_blank or in_indented):
+        if not para and (
+            rest.startswith(("\t", "    ")) or (rest[:1] == " " and _code_indent(rest, col))
+        ):
             kinds[i] = INDENTED_CODE
-            in_indented = True
-            prev_blank = False
             continue
-        in_indented = False
-        prev_blank = False
+        if "<" in rest[:4]:
+            # Only here can an HTML block start: ``<`` after at most three spaces.
+            ends = html_block_start(rest, para)
+            if ends is not None:
+                kinds[i] = HTML
+                para = False
+                table_active = False
+                if not ends or not _html_block_ends(rest, ends):
+                    in_html = True
+                    html_end = ends
+                    html_depth = depth
+                continue
         if table_active and _BLOCK_START.match(line) is not None:
             table_active = False
         if (
@@ -445,18 +658,46 @@ def classify(text: str) -> list[Line]:
             and kinds[i - 1] is PROSE
             and ("|" in line or "|" in texts[i - 1])
             and _DELIMITER_ROW.match(line) is not None
+            and _BLOCK_START.match(texts[i - 1]) is None  # ``- a | b`` is a list item
         ):
             kinds[i - 1] = TABLE
             kinds[i] = TABLE
             table_active = True
+            para = True
             continue
-        kinds[i] = TABLE if table_active else PROSE
+        if table_active:
+            kinds[i] = TABLE
+            para = True
+        elif rest.strip():
+            # kinds[i] is already PROSE
+            para = rest.lstrip(" \t")[:1] not in _PARA_ENDERS or not _ends_paragraph(rest, para)
+        else:
+            para = False  # only container markers: an empty quote or list item
 
     if last_real < n:
         kinds[-1] = FENCE_CONTENT if in_fence else BLANK
     # ``tuple.__new__`` builds each Line in C, about three times as fast as ``Line(...)``.
     rows = zip(texts, kinds, endings, prefixes, conts, strict=True)
     return list(map(_new_tuple, repeat(Line), rows))
+
+
+def tilde_closers(texts: list[str], end: int) -> list[int]:
+    """For each line index j <= end: the longest tilde closing fence at or after line j.
+
+    Built once per document, the first time a tilde one-liner needs it, so telling
+    whether a later line closes it stays linear in the number of lines.
+    """
+    longest = [0] * (end + 1)
+    best = 0
+    for j in range(end - 1, -1, -1):
+        t = texts[j]
+        if "~~~" in t:
+            fm = _FENCE.match(t)
+            if fm is not None and fm.group(2)[0] == "~" and is_blank(fm.group(3)):
+                best = max(best, len(fm.group(2)))
+        longest[j] = best
+    return longest
+
 
 
 def prose_lines(texts: list[str]) -> list[Line]:
@@ -491,15 +732,20 @@ def new_item_reaches_fence(lines: Sequence[Line], i: int, text: str, content_col
     """
     if "```" in text[content_col:] or "~~~" in text[content_col:]:
         return True
+    para = bool(text[content_col:].strip())  # the item's paragraph is open
     for j in range(i + 1, len(lines)):  # by index: a slice would copy (quadratic)
         line = lines[j]
         t = line.text
         if not t.strip():
+            para = False
             continue
         if _indent_columns(t) < content_col:
+            if para and line.kind is PROSE and _lazy(t):
+                continue  # a lazy continuation line: the item goes on
             return line.kind is FENCE_CONTENT or line.kind is FENCE_CLOSE
         if ("```" in t or "~~~" in t) and line.kind not in _FENCE_KINDS:
             return True
+        para = line.kind is PROSE
     return False
 
 
@@ -549,3 +795,7 @@ def paragraphs_holding(lines: Sequence[Line], char: str) -> list[tuple[int, int]
             end += 1
         found.append((start, end))
     return found
+
+
+# Does some line start with a block-quote or list marker?
+_container_line = some_line_starts(r"[ \t]*(?:>|(?:[-*+]|[0-9]{1,9}[.)])(?=[ \t\r\n]|\Z))")

@@ -4,19 +4,44 @@ Fires when (numbered guards):
 
 1. the line is PROSE, BLANK or TABLE;
 2. the ``<br>``'s ``<`` is not inside an inline code span (``Use `<br>` for HTML breaks``);
-3. [D27] the ``<`` is not backslash-escaped (``a\\<br>b`` is literal text).
+3. [D27] the ``<`` is not backslash-escaped (``a\\<br>b`` is literal text);
+4. the next line does not start an HTML block that only an open paragraph holds back
+   (``a<br>`` over ``<d>``: cut, the line would end the paragraph and ``<d>`` would open an
+   HTML block that hides the fences below it), else the line stays as it is;
+5. in a document with a fence run, the text before the first tag is not just container
+   markers (``- <br>x`` stays: cut, ``- `` would be an empty list item and ``x`` would
+   leave the list, taking the fence below it out of the item), and no blank piece
+   stands next to a non-blank line (the text before the first tag is blank only below a
+   blank line, the text after the last tag only above one or at the end): a blank piece
+   would end the paragraph that this line, or the next, continues (lazily, perhaps, inside
+   a quote or list item), or continue the list item a fence ended with
+   (``- ```\n<br>``);
+6. a table row does not become blank (``<br><br>`` as a row: a blank line would end
+   the table, and continue a list item above it).
 
 [D27] A piece that would open a fenced code block after the cut (``<Br>~~~``)
 gets a backslash before its fence run (``\\~~~``), unless the piece is a whole
-one-line fence that V4 splits into a closed block. The pipeline re-classifies
-the document after this repair.
+one-line fence that V4 splits into a closed block (not a tilde one-liner that a
+later line closes: that one is an opener). The pipeline re-classifies
+the document after this repair. Likewise a piece that would start an HTML block after
+the cut (``a<br><div>``) gets a backslash before its ``<`` (``\\<div>``), so the block does
+not swallow the lines below it.
 """
 
 from __future__ import annotations
 
 import re
 
-from ..lines import BLANK, PROSE, TABLE, Line, prose_lines
+from ..lines import (
+    BLANK,
+    PROSE,
+    TABLE,
+    Line,
+    holds_back_html,
+    html_block_start,
+    prose_lines,
+    tilde_closers,
+)
 from ..mask import pair_backticks
 from .one_line_fence import split_one_liner
 
@@ -25,6 +50,15 @@ _MAY_FIRE = re.compile(r"<br", re.IGNORECASE)
 # After leading white space and any block-quote / list markers: a fence run.
 _FENCE_RUN = re.compile(r"[ \t]*(?:>[ \t]*|(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)*(?=```|~~~)")
 _SCOPE = (PROSE, BLANK, TABLE)
+_MARKERS_ONLY = re.compile(r"(?:[ \t]*(?:>|(?:[-*+]|[0-9]{1,9}[.)])(?=[ \t]|\Z)))*[ \t]*\Z")
+
+
+def _defuse_html(piece: str) -> str:
+    """A backslash before the ``<`` of a piece that would start an HTML block."""
+    if "<" not in piece[:4] or html_block_start(piece, False) is None:
+        return piece
+    at = piece.index("<")
+    return piece[:at] + "\\" + piece[at:]
 
 
 def may_fire(text: str) -> bool:
@@ -56,11 +90,18 @@ def live_br_tags(text: str) -> list[tuple[int, int]]:
     return live
 
 
-def _defuse_fence(piece: str) -> str:
+def _defuse_fence(piece: str, closer_after: int) -> str:
+    """``piece`` with a backslash before a fence run it starts with, unless V4 splits it.
+
+    ``closer_after`` is the longest run of a tilde closing fence on a later line.
+    """
     if "``" not in piece and "~~" not in piece:
         return piece
     m = _FENCE_RUN.match(piece)
-    if m is None or split_one_liner(piece) is not None:
+    if m is None:
+        return piece
+    parts = split_one_liner(piece)
+    if parts is not None and (parts[2][-1] == "`" or len(parts[2].strip()) > closer_after):
         return piece
     return piece[: m.end()] + "\\" + piece[m.end() :]
 
@@ -91,7 +132,7 @@ def _table_row(text: str, live: list[tuple[int, int]]) -> str:
     return "".join(pieces)
 
 
-def _cut(text: str, live: list[tuple[int, int]]) -> list[str]:
+def _cut(text: str, live: list[tuple[int, int]], closer_after: int) -> list[str]:
     """The pieces of a non-table line cut at its live tags, fence runs defused.
 
     A defused piece is cut again on its own: its new backslash can change the
@@ -109,7 +150,7 @@ def _cut(text: str, live: list[tuple[int, int]]) -> list[str]:
             piece = t[tags[k][1] : tags[k + 1][0]]
         else:
             piece = t[tags[k][1] :]
-        defused = _defuse_fence(piece)
+        defused = _defuse_fence(piece, closer_after)
         again = live_br_tags(defused) if defused is not piece and "<" in defused else None
         if again:
             out.append(defused[: again[0][0]])
@@ -123,20 +164,48 @@ def break_tags(lines: list[Line]) -> list[Line] | None:
     """Cut lines at live ``<br>`` tags; None when there is none."""
     out: list[Line] = []
     fired = False
-    for line in lines:
+    closers: list[int] | None = None  # tilde_closers of the lines, built on first use
+    fenced: bool | None = None  # does a line hold a fence run (guard 5), found on first use
+    for i, line in enumerate(lines):
         text = line.text
         if line.kind not in _SCOPE or "<" not in text:
             out.append(line)
             continue
         live = live_br_tags(text)
-        if not live:
+        if not live or (
+            line.kind is PROSE and i + 1 < len(lines) and holds_back_html(lines[i + 1])
+        ):
             out.append(line)
             continue
-        fired = True
+        head = text[: live[0][0]]
+        if line.kind is not TABLE and (
+            (head.strip() and _MARKERS_ONLY.match(head) is not None)
+            or (not head.strip() and i and lines[i - 1].kind is not BLANK)
+            or (
+                not text[live[-1][1] :].strip()
+                and i + 1 < len(lines)
+                and lines[i + 1].kind is not BLANK
+                and bool(lines[i + 1].text.strip())
+            )
+        ):
+            if fenced is None:
+                fenced = any("```" in ln.text or "~~~" in ln.text for ln in lines)
+            if fenced:
+                out.append(line)
+                continue
         if line.kind is TABLE:
-            out.append(line._replace(text=_table_row(text, live)))
+            row = _table_row(text, live)
+            if not row.strip():  # guard 6
+                out.append(line)
+                continue
+            fired = True
+            out.append(line._replace(text=row))
             continue
-        pieces = _cut(text, live)
+        fired = True
+        if closers is None and "~~~" in text:
+            closers = tilde_closers([ln.text for ln in lines], len(lines))
+        pieces = _cut(text, live, closers[i + 1] if closers is not None else 0)
+        pieces[1:] = [_defuse_html(piece) for piece in pieces[1:]]
         last = pieces.pop()
         out.extend(prose_lines(pieces))
         out.append(Line(last, PROSE, line.ending))

@@ -4,7 +4,10 @@ Fires when (numbered guards):
 
 1. the line is PROSE;
 2. it starts with 0-3 spaces and 1-6 ``#`` (``    #not a heading``, ``#######tooMany`` stay);
-3. the next character is neither white space nor ``#`` (``###`` and ``# Title`` stay).
+3. the next character is neither white space nor ``#`` (``###`` and ``# Title`` stay);
+4. the next line does not start an HTML block that only an open paragraph holds back
+   (``#a`` over ``<d>``: as a heading, ``#a`` would let ``<d>`` open an HTML block that
+   hides the fences below it).
 
 Only line-leading ``#`` is touched (``see #hashtag for more`` stays). A line
 that *starts* with ``#hashtag`` becomes a heading: the one accepted deviation
@@ -15,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from ..lines import PROSE, Line, some_line_starts
+from ..lines import PROSE, Line, holds_back_html, some_line_starts
 
 _HEADING = re.compile(r" {0,3}#{1,6}(?=[^ \t\n\r\f#])")
 _STARTS_SOME_LINE = some_line_starts(r" {0,3}#{1,6}[^ \t\n\r\f#]")
@@ -33,7 +36,7 @@ def space_headings(lines: list[Line]) -> list[Line] | None:
         if line.kind is not PROSE or "#" not in line.text[:4]:
             continue
         m = _HEADING.match(line.text)
-        if m is None:
+        if m is None or (i + 1 < len(lines) and holds_back_html(lines[i + 1])):
             continue
         if out is None:
             out = list(lines)

@@ -10,14 +10,36 @@ Fires when (numbered guards):
    same character, optional white space;
 3. the language, lower-cased, is a known one (``'```hello world```'`` stays);
 4. the body is not itself a closing fence for the opener (``'```go ``` ```'``
-   would close the block early and leave a stray opener).
+   would close the block early and leave a stray opener);
+5. no later line closes a tilde one-liner (``~~~py )~~~`` over ``~~~`` is the opener
+   CommonMark reads, with the info string ``py )~~~``: the classifier makes it a
+   FENCE_OPEN, so guard 1 declines);
+6. the next line does not start an HTML block that only an open paragraph holds back
+   (``<d>``: after the split fence it would open an HTML block hiding the fences below);
+7. the line does not continue a paragraph that lies in a block quote or list item
+   (``- a`` over ``~~~py x~~~``: the one-liner is a lazy continuation line of the item,
+   and split it would end the item, and any fence the item holds further down).
 """
 
 from __future__ import annotations
 
-from ..lines import FENCE_CLOSE, FENCE_CONTENT, FENCE_OPEN, LANGUAGES, PROSE, Line, split_one_liner
+import re
+from collections.abc import Sequence
 
-__all__ = ["LANGUAGES", "may_fire", "split_one_line_fences", "split_one_liner"]
+from ..lines import (
+    FENCE_CLOSE,
+    FENCE_CONTENT,
+    FENCE_OPEN,
+    LANGUAGES,
+    PROSE,
+    Line,
+    holds_back_html,
+    split_one_liner,
+)
+
+__all__ = ["LANGUAGES", "may_fire", "split_one_line_fences", "split_one_liner", "will_split"]
+
+_CONTAINER_START = re.compile(r"[ \t]*(?:>|(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|\Z))")
 
 
 def may_fire(text: str) -> bool:
@@ -25,12 +47,36 @@ def may_fire(text: str) -> bool:
     return "```" in text or "~~~" in text
 
 
+def will_split(lines: Sequence[Line]) -> list[bool]:
+    """Per line: does V4 split it (guards 1-7)? Linear in the number of lines."""
+    n = len(lines)
+    out = [False] * n
+    in_container = False  # the line above is paragraph text in (or lazily after) a container
+    for i, line in enumerate(lines):
+        if line.kind is not PROSE:
+            in_container = False
+            continue
+        t = line.text
+        if (
+            not in_container
+            and not line.prefix
+            and ("``" in t or "~~" in t)
+            and split_one_liner(t) is not None
+            and not (i + 1 < n and holds_back_html(lines[i + 1]))
+        ):
+            out[i] = True
+            continue
+        in_container = in_container or line.prefix > 0 or _CONTAINER_START.match(t) is not None
+    return out
+
+
 def split_one_line_fences(lines: list[Line]) -> list[Line] | None:
     """Split each one-line fence into opener, body and closer; None when none."""
     out: list[Line] = []
     fired = False
-    for line in lines:
-        if line.kind is PROSE and not line.prefix and ("``" in line.text or "~~" in line.text):
+    split = will_split(lines)
+    for i, line in enumerate(lines):
+        if split[i]:
             parts = split_one_liner(line.text)
             if parts is not None:
                 fired = True

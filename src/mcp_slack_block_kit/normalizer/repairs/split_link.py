@@ -10,7 +10,11 @@ Fires when (numbered guards):
    (``see [Bar]\\n(actually Baz)`` stays).
 
 4. the merged line holds no ``<br>`` that R8 (which ran before) would now
-   cut: joining can change how its backticks pair (``[`]\n(/)`<br>`)``).
+   cut: joining can change how its backticks pair (``[`]\n(/)`<br>`)``);
+5. blank lines between the two are dropped only when the first line is outside
+   any container (no leading white space, ``>`` or list marker): in a list item
+   (``- [a]``, blank, ``(http://x)``) the ``(url)`` line ends the item, and
+   merging would put the lines below it, a fence perhaps, into the item.
 
 [D4] The merged line is examined again as a first line, so a chain of split
 links merges in one pass.
@@ -29,6 +33,7 @@ _URLISH = re.compile(r"[:/@#]")
 _BR = re.compile(r"<br", re.IGNORECASE)
 _SPACE = re.compile(r"[ \t\n\r\f]")
 _MAY_FIRE = re.compile(r"\][ \t\f]*[\r\n]")  # a line ending in "]"
+_IN_CONTAINER = re.compile(r"[ \t]|>|(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|\Z)")
 
 
 def _rearms_br(text: str) -> bool:
@@ -99,6 +104,8 @@ def merge_split_links(lines: list[Line]) -> list[Line] | None:
                 j += 1
             if j >= n or lines[j].kind is not PROSE:
                 break
+            if j > i and _IN_CONTAINER.match(line.text) is not None:
+                break  # guard 5
             found = _target(deque([lines[j].text]))
             if found is None:
                 break

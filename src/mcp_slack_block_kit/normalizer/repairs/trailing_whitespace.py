@@ -31,7 +31,7 @@ from ..lines import (
     is_link_reference_definition,
 )
 from ..mask import pair_backticks
-from .one_line_fence import split_one_liner
+from .one_line_fence import will_split
 
 _LIST_ITEM = re.compile(r" {0,3}(?:[-*+]|[0-9]{1,9}[.)]) ")
 _SCOPE = (PROSE, BLANK, TABLE)
@@ -47,16 +47,6 @@ def may_fire(text: str) -> bool:
         _LF_AFTER_BLANK.search(text) is not None
         or text.endswith((" ", "\t"))
         or ("\r" in text and _CR_AFTER_BLANK.search(text) is not None)
-    )
-
-
-def _v4_line(line: Line) -> bool:
-    """A PROSE line that V4 will split counts as a fence line here."""
-    return (
-        line.kind is PROSE
-        and not line.prefix
-        and ("``" in line.text or "~~" in line.text)
-        and split_one_liner(line.text) is not None
     )
 
 
@@ -76,7 +66,7 @@ def _continued_spans(lines: list[Line], start: int, end: int) -> dict[int, bool]
     return inside
 
 
-def _paragraph_spans(lines: list[Line], candidates: list[int]) -> set[int]:
+def _paragraph_spans(lines: list[Line], candidates: list[int], v4: list[bool]) -> set[int]:
     """Indices of candidate lines whose trailing run is inside a continuing code span."""
     result: set[int] = set()
     pending = set(candidates)
@@ -84,7 +74,7 @@ def _paragraph_spans(lines: list[Line], candidates: list[int]) -> set[int]:
     i = 0
     while i < n:
         line = lines[i]
-        if line.kind is not PROSE or is_link_reference_definition(line.text) or _v4_line(line):
+        if line.kind is not PROSE or is_link_reference_definition(line.text) or v4[i]:
             i += 1
             continue
         j = i + 1
@@ -92,7 +82,7 @@ def _paragraph_spans(lines: list[Line], candidates: list[int]) -> set[int]:
             j < n
             and lines[j].kind is PROSE
             and not is_link_reference_definition(lines[j].text)
-            and not _v4_line(lines[j])
+            and not v4[j]
         ):
             j += 1
         span = range(i, j)
@@ -131,8 +121,11 @@ def strip_trailing_whitespace(lines: list[Line]) -> list[Line] | None:
     if not candidates:
         return None
     protected: set[int] = set()
+    # A PROSE line that V4 will split counts as a fence line here.
+    fenced = any("``" in ln.text or "~~" in ln.text for ln in lines)
+    v4 = will_split(lines) if fenced else [False] * n
     if any(lines[i].kind is PROSE for i in candidates):
-        protected = _paragraph_spans(lines, candidates)
+        protected = _paragraph_spans(lines, candidates, v4)
     in_code: list[bool] | None = None
     out: list[Line] | None = None
     for i in candidates:
@@ -148,7 +141,7 @@ def strip_trailing_whitespace(lines: list[Line]) -> list[Line] | None:
                 and "\t" not in run
                 and i + 1 < n
                 and lines[i + 1].kind is PROSE
-                and not _v4_line(lines[i + 1])
+                and not v4[i + 1]
                 and _LIST_ITEM.match(text) is None
             ):
                 continue  # a hard line break (PROSE lines are never whitespace-only)

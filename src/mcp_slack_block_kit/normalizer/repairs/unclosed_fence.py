@@ -10,14 +10,17 @@ Fires when (numbered guards):
 The closer copies the opener's container prefix (list markers as spaces), its
 own indentation, character and run length. [D33] When the text ends with a
 line ending, the closer goes before the empty last line and takes the line
-ending of the line before it, so the code gains no blank line.
+ending of the line before it, so the code gains no blank line. A last line
+without a line ending that is blank after its container prefix (``'> ```\n> x\n>'``)
+holds no code line for CommonMark, and followed by the closer it would become one:
+the closer takes its place.
 """
 
 from __future__ import annotations
 
 import re
 
-from ..lines import FENCE_CLOSE, FENCE_CONTENT, FENCE_OPEN, Line
+from ..lines import FENCE_CLOSE, FENCE_CONTENT, FENCE_OPEN, Line, is_blank
 
 _OPENER = re.compile(r"( {0,3})(`{3,}|~{3,})")
 
@@ -43,4 +46,6 @@ def close_unclosed_fence(lines: list[Line]) -> list[Line] | None:
     if len(lines) > 1 and not last.text and not last.ending and lines[-2].ending:
         # [D33] before the empty last line that the final line ending produces
         return [*lines[:-1], Line(closer, FENCE_CLOSE, lines[-2].ending), last]
+    if i < len(lines) - 1 and not last.ending and is_blank(last.text[last.prefix :]):
+        return [*lines[:-1], Line(closer, FENCE_CLOSE, "")]
     return [*lines[:-1], last._replace(ending="\n"), Line(closer, FENCE_CLOSE, "")]
