@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from blockcheck import assert_valid_blocks
 from long_inputs import long_line_documents
-from mcp_slack_block_kit import to_messages
+from mcp_slack_block_kit import blocks_to_markdown, render_html, split_text, to_messages
 from mcp_slack_block_kit.blocks.limits import MAX_SECTION_TEXT_CHARS
 from mcp_slack_block_kit.blocks.validate import validate
 from mcp_slack_block_kit.converter import Converter, Options
@@ -61,3 +61,22 @@ def test_long_lines_finish_as_messages(text: str, mode: str) -> None:
     assert messages
     for message in messages:
         assert validate(message["blocks"]).errors == []
+
+
+@settings(max_examples=10)
+@given(text=long_line_documents(), mode=st.sampled_from(MODES))
+def test_long_lines_finish_downstream(text: str, mode: str) -> None:
+    """What the output goes through next finishes on it too: the HTML preview, the
+    reverse conversion and split_text on the raw input."""
+    try:
+        blocks = _CONVERTERS[mode].convert(text).blocks
+    except (InputTooDeeplyNestedError, MarkdownBlockTooLargeError):
+        blocks = []
+    with finishes(describe(f"render_html of {mode} blocks from", text)):
+        assert render_html(blocks).startswith("<!DOCTYPE html>")
+    with finishes(describe(f"blocks_to_markdown of {mode} blocks from", text)):
+        blocks_to_markdown(blocks)
+    with finishes(describe("split_text", text)):
+        pieces = split_text(text, MAX_SECTION_TEXT_CHARS)
+    assert "".join(pieces) == text
+    assert all(len(p.encode()) <= MAX_SECTION_TEXT_CHARS for p in pieces)
