@@ -53,3 +53,31 @@ def test_cut_fences_are_balanced(lines: list[str], limit: int) -> None:
         text = block["text"]["text"]
         assert len(text.encode()) <= limit
         assert text.count("```") % 2 == 0
+
+
+_code_lines = st.lists(st.one_of(
+    st.sampled_from(["x = 1", "", "if a &lt; b:", "é日🎉", "<@U123ABC>", "  indented"]),
+    st.integers(50, 700).map(lambda n: "QUJD" * (n // 4))), max_size=12)
+_blocks = st.one_of(
+    words,
+    _code_lines.map(lambda ls: "```\n" + "".join(f"{ln}\n" for ln in ls) + "```"),
+    _code_lines.map(lambda ls: "> ```\n" + "".join(f"> {ln}\n" for ln in ls) + "> ```"),
+)
+
+
+def _content(text: str) -> str:
+    """``text`` without fences, quote markers and line breaks: what a cut may not change."""
+    return text.replace("```", "").replace("> ", "").replace("\n", "")
+
+
+@settings(max_examples=200)
+@given(blocks=st.lists(_blocks, min_size=1, max_size=4), limit=st.integers(56, 600))
+def test_cut_with_fences_keeps_content_and_limit(blocks: list[str], limit: int) -> None:
+    """Prose and (quoted) fences with lines longer than a piece: every piece fits the
+    limit and opens and closes its fences, and nothing is lost or repeated."""
+    text = "\n".join(blocks)
+    with finishes(f"_cut of {len(text.encode()):,} bytes at limit {limit}"):
+        pieces = _cut(text, limit)
+    assert all(len(p.encode()) <= limit for p in pieces)
+    assert all(p.count("```") % 2 == 0 for p in pieces)
+    assert _content("".join(pieces)) == _content(text)

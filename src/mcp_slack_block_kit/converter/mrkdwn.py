@@ -417,7 +417,7 @@ def _fenced_head(text: str, pos: int, size: int, reopen: str) -> tuple[str, str,
     # The caller cuts only text longer than ``size`` bytes, so ``data[size]`` exists.
     data = text[pos : pos + size + 1].encode("utf-8")
     hi = size
-    while data[hi] & 0xC0 == 0x80:  # back to the first byte of a code point
+    while (data[hi] & 0xC0) == 0x80:  # back to the first byte of a code point
         hi -= 1
     fences = [m.start() for m in _FENCE_BYTES.finditer(data, 0, hi)]
     ends = [f + len(_FENCE) for f in fences]
