@@ -1,8 +1,9 @@
-"""Shared pytest configuration: Hypothesis profiles."""
+"""Shared pytest configuration: Hypothesis profiles and the watchdog's summary line."""
 
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from hypothesis import HealthCheck, settings
 
@@ -18,3 +19,13 @@ settings.register_profile(
     print_blob=True,
 )
 settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Report the slowest call the watchdog timed (it only fails a call that never ends)."""
+    from watchdog import SLOWEST
+
+    if SLOWEST.calls:
+        terminalreporter.write_line(
+            f"watchdog: {SLOWEST.calls} timed calls, slowest {SLOWEST.seconds:.3f} s "
+            f"({SLOWEST.what})")

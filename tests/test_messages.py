@@ -15,6 +15,7 @@ from blocks.block_asserts import assert_valid_blocks
 from mcp_slack_block_kit import BlockDecodeError, convert, to_messages
 from mcp_slack_block_kit.converter.options import Options
 from mcp_slack_block_kit.messages import text_size
+from watchdog import finishes
 
 CORPUS = Path(__file__).parent.parent / "benchmarks" / "corpus"
 _WORD = re.compile(r"[A-Za-z0-9]+")
@@ -200,6 +201,31 @@ def test_oversized_markdown_block_reopens_fence() -> None:
         assert p.startswith("```py\n") and p.endswith("```")
     # Each cut inside the code added a closing fence and a reopening one, nothing else.
     assert "".join(parts).replace("``````py\n", "") == text
+    assert_postable(messages)
+
+
+@pytest.mark.parametrize("info", [11990, 11996, 12100])
+def test_fence_with_a_long_info_string_is_reopened_without_it(info: int) -> None:
+    """A fence line too long to repeat is reopened bare, so each part keeps room for code:
+    a few valid messages, not thousands of tiny ones or parts over the limit."""
+    code = "b\n" * 20000
+    text = "```" + "a" * info + "\n" + code + "```"
+    with finishes(f"to_messages of a {len(text):,}-byte markdown block"):
+        messages = to_messages([bk.markdown(text)])
+    assert len(messages) <= 6
+    parts = [b["text"] for m in messages for b in m["blocks"]]
+    assert all(p.startswith("```\n") for p in parts[1:])
+    assert "".join(parts).count("b\n") == 20000
+    assert_postable(messages)
+
+
+@pytest.mark.parametrize(("block", "size"), [
+    (bk.markdown, 30000), (bk.markdown, 200000), (bk.section_mrkdwn, 20000)])
+def test_backtick_run_longer_than_a_part(block: Any, size: int) -> None:
+    """A run of backticks too long to repeat as a fence is cut as text into valid parts."""
+    with finishes(f"to_messages of a {size:,}-backtick block"):
+        messages = to_messages([block("`" * size)])
+    assert "".join(texts([m["blocks"] for m in messages])) == "`" * size
     assert_postable(messages)
 
 

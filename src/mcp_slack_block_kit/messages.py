@@ -80,11 +80,15 @@ def _fenced_pieces(text: str, limit: int) -> list[tuple[str, str, str]]:
     reopen = ""
     fence: tuple[str, str] | None = None
     rest = text
-    while _blen(reopen) + _blen(rest) > limit:
+    remaining = _blen(rest)
+    share = limit // 4  # the most a reopened fence line may take of a part
+    # Terminates: each pass removes a non-empty ``piece`` from ``rest`` (or stops). The
+    # fence lines stay under a quarter of ``limit``, so every budget is over half of it.
+    while _blen(reopen) + remaining > limit:
         budget = limit - _blen(reopen)
         piece = _first_piece(rest, budget)
         state = _open_fence(piece, fence)
-        if state is not None:
+        if state is not None and len(state[0]) < share:
             # Leave room for "\n" + the closing marker, and cut at a line end inside code.
             piece = _first_piece(rest, budget - len(state[0]) - 1)
             state = _open_fence(piece, fence)
@@ -92,16 +96,21 @@ def _fenced_pieces(text: str, limit: int) -> list[tuple[str, str, str]]:
                 nl = piece.rfind("\n")
                 if nl >= 0 and _open_fence(piece[:nl + 1], fence) == state:
                     piece = piece[:nl + 1]
+        if state is not None and len(state[0]) >= share:
+            state = None  # a fence marker this long cannot be repeated: cut as plain text
         if not piece:  # only a pathological limit gets here; never loop forever
             break
         if state is not None:
             parts.append((reopen, piece, ("" if piece.endswith("\n") else "\n") + state[0]))
             reopen = f"{state[0]}{state[1]}\n"
+            if _blen(reopen) > share:  # an over-long info string is not repeated
+                reopen = state[0] + "\n"
         else:
             parts.append((reopen, piece, ""))
             reopen = ""
         fence = state
         rest = rest[len(piece):]
+        remaining -= _blen(piece)
     parts.append((reopen, rest, ""))
     return parts
 

@@ -4,8 +4,10 @@ Inputs mix three generators: free Unicode text, text over a Markdown-heavy alpha
 (``#*_~`[]()<>!|-:.`` digits, newlines, a few non-ASCII letters and bullets), and
 sequences of Markdown / Slack-token fragments that build real structures (tables,
 nested lists and quotes, fences, links, images, ``<!channel>``-style tokens, ``<br>``,
-entities). Each output is checked by the independent ``blockcheck`` helper
-(slack_sdk models + Slack limits) and scanned for live mention tokens.
+entities); the large-input test adds lines of 3,000+ characters without a space in every
+construct (``long_inputs``). Each output is checked by the independent ``blockcheck`` helper
+(slack_sdk models + Slack limits) and scanned for live mention tokens, and every conversion
+runs under the watchdog, so one that never returns fails with its mode and input size.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from blockcheck import assert_valid_blocks, escaped_texts, find_raw_mentions
+from long_inputs import long_line_documents
 from mcp_slack_block_kit.blocks.validate import validate
 from mcp_slack_block_kit.converter import ConversionResult, Converter, Options
 from mcp_slack_block_kit.exceptions import (
@@ -27,6 +30,7 @@ from mcp_slack_block_kit.exceptions import (
     MarkdownBlockTooLargeError,
     SlackBlockKitError,
 )
+from watchdog import describe, finishes
 
 MODES = ("auto", "rich_text", "markdown_block", "section_mrkdwn")
 _CONVERTERS = {mode: Converter(Options(mode=mode)) for mode in MODES}
@@ -61,9 +65,11 @@ _ALLOWED = (InputTooLargeError, InputTooDeeplyNestedError, MarkdownBlockTooLarge
 
 
 def _convert(converter: Converter, text: str) -> ConversionResult | None:
-    """Convert; return None for a documented error (and check it is one)."""
+    """Convert (under the watchdog); return None for a documented error (and check it is
+    one)."""
     try:
-        result = converter.convert(text)
+        with finishes(describe(str(converter.options.mode), text)):
+            result = converter.convert(text)
     except SlackBlockKitError as exc:
         assert isinstance(exc, _ALLOWED), f"undocumented error {type(exc).__name__}: {exc}"
         if isinstance(exc, MarkdownBlockTooLargeError):
@@ -145,12 +151,14 @@ def test_mention_map_output_valid(text: str, mode: str) -> None:
 @settings(max_examples=60)
 @given(text=any_text)
 def test_conversion_is_deterministic(text: str) -> None:
-    for converter in _CONVERTERS.values():
+    for mode, converter in _CONVERTERS.items():
         try:
-            first = converter.convert(text)
+            with finishes(describe(mode, text)):
+                first = converter.convert(text)
         except SlackBlockKitError:
             continue
-        assert converter.convert(text) == first
+        with finishes(describe(mode, text)):
+            assert converter.convert(text) == first
 
 
 CORPUS = sorted((Path(__file__).resolve().parents[2] / "benchmarks" / "corpus").glob("*.md"))
@@ -212,8 +220,12 @@ def _words(n_min: int, n_max: int) -> st.SearchStrategy[str]:
 
 @st.composite
 def large_documents(draw: st.DrawFn) -> str:
-    """Inputs near or past Slack's limits: long paragraphs, headings, code, big tables."""
-    kind = draw(st.sampled_from(["paragraph", "heading", "code", "rows", "columns", "list"]))
+    """Inputs near or past Slack's limits: long paragraphs, headings, code, big tables, and
+    lines of 3,000+ characters without a space in any construct."""
+    kind = draw(st.sampled_from(["paragraph", "heading", "code", "rows", "columns", "list",
+                                 "long line"]))
+    if kind == "long line":
+        return draw(long_line_documents())
     if kind == "paragraph":
         return draw(_words(400, 2500))
     if kind == "heading":

@@ -98,6 +98,8 @@ def split_text(text: str, max_chars: int, safety_margin: int = 0) -> list[str]:
     pieces: list[str] = []
     start = 0
     n = len(b)
+    # Terminates: each pass moves ``start`` on by ``cut`` ≥ 1, or stops (a code point
+    # wider than ``max_chars`` is left whole in the last piece).
     while n - start > max_chars:
         cut = 0
         fallbacks: list[int] = []

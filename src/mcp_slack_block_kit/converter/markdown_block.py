@@ -302,7 +302,8 @@ class _Emitter:
                     text = self.inline_text(node.children)
                 finally:
                     self.code_escape = False
-            while text.startswith("  \n"):  # a leading hard break would be a blank line
+            # A leading hard break would be a blank line; each pass drops one (3 characters).
+            while text.startswith("  \n"):
                 text = text[3:]
             # Trailing blanks are invisible; the parser drops them too.
             return _escape_block_starts(text.rstrip(" \t"))

@@ -142,6 +142,8 @@ def _cut(text: str, live: list[tuple[int, int]], closer_after: int) -> list[str]
     out = [text[: live[0][0]]]
     # Depth first and iterative: (text, its live tags, index of the next piece). Only the
     # chain of pieces being re-cut is held, so long lines keep few objects alive.
+    # Terminates: a piece cut again yields pieces that follow one of its tags (≥ 4
+    # characters) after gaining one backslash, so each is ≥ 3 characters shorter than it.
     stack: list[tuple[str, list[tuple[int, int]], int]] = [(text, live, 0)]
     while stack:
         t, tags, k = stack.pop()
