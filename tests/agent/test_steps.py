@@ -76,6 +76,17 @@ def test_unknown_id_starts_a_step_titled_by_its_id() -> None:
                      "details": "Permission denied"}
 
 
+@pytest.mark.parametrize("empty", ["", "   ", "#", "-", "![](javascript:x)"])
+def test_markdown_that_shows_nothing_sends_no_field(empty: str) -> None:
+    """Slack gets no empty details/output (slack_sdk drops an empty string, so the chunk would
+    not round-trip); the field is cleared instead."""
+    steps = AgentSteps()
+    steps.start("a", "A", details="first")
+    [chunk] = steps.update("a", details=empty, output=empty)
+    assert "details" not in chunk and "output" not in chunk
+    assert "details" not in steps.to_blocks()[0]["tasks"][0]
+
+
 def test_markdown_is_repaired_and_flattened_and_links_become_sources() -> None:
     """Details are converted like a reply: markup removed in the chunk, kept as rich text in
     the card, and the link's URL joins the sources rather than being lost."""

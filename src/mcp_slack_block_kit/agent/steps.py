@@ -73,8 +73,12 @@ class _Text:
     urls: list[str]
 
     @classmethod
-    def of(cls, markdown: str, options: Options) -> _Text:
+    def of(cls, markdown: str, options: Options) -> _Text | None:
+        """``None`` when the Markdown shows nothing (``#``, an empty list item, a refused
+        image without alt text): Slack gets no empty field."""
         items, urls = _text.flatten(markdown, options)
+        if not _text.to_string(items, options).strip():
+            return None
         return cls(_text.cut(items, MAX_TASK_TEXT_CHARS, options), urls)
 
 
@@ -186,11 +190,11 @@ class AgentSteps:
                 step.status = status
             if kind is not None:
                 step.kind = kind
-        if details is not None:  # "" clears the field
-            step.details = _Text.of(details, self._options) if details.strip() else None
+        if details is not None:  # "" (or Markdown that shows nothing) clears the field
+            step.details = _Text.of(details, self._options)
             new_sources += self._link_sources(step.details)
         if output is not None:
-            step.output = _Text.of(output, self._options) if output.strip() else None
+            step.output = _Text.of(output, self._options)
             new_sources += self._link_sources(step.output)
         known = {s["url"] for s in step.sources}
         for source in new_sources:
