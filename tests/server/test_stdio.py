@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from mcp import Client, StdioServerParameters
 
-from server.mcp_harness import run
+from server.mcp_harness import run, text_object
 
 pytestmark = pytest.mark.network
 
@@ -37,8 +37,7 @@ def test_stdio_client_lists_and_calls(argv: list[str]) -> None:
             names = [t.name for t in (await client.list_tools()).tools]
             result = await client.call_tool("convert_markdown_to_block_kit",
                                             {"markdown": "hello stdio", "mode": "rich_text"})
-            assert result.structured_content is not None
-            return names, result.structured_content
+            return names, text_object(result)
 
     names, out = run(go, timeout=90)
     assert len(names) == 6
