@@ -140,3 +140,27 @@ def test_development_commands_are_what_the_setup_provides() -> None:
         assert any(r.startswith(tool) for r in lint_extra), tool
         assert f"`.venv/bin/{' '.join([tool, *args])}`" in section
     assert "python3 scripts/dev.py lint" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def test_supported_pythons_are_the_tested_ones() -> None:
+    """requires-python starts where the dependencies do (pyromark's own requires-python),
+    and CI runs the suite on that version and every later one up to 3.13: python3 (the
+    README's command, this interpreter) plus the `--python` loop of .ci/run."""
+    import sys
+    from importlib.metadata import metadata
+
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    ours = re.fullmatch(r">=3\.(\d+)", project["requires-python"])
+    pyromark = re.fullmatch(r">=\s*3\.(\d+)", metadata("pyromark")["Requires-Python"] or "")
+    assert ours is not None and pyromark is not None
+    minimum = int(ours.group(1))
+    assert minimum >= int(pyromark.group(1))
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    loop = re.search(r"^for version in ([\d. ]+); do$", ci, re.M)
+    assert loop is not None
+    others = {int(v.split(".")[1]) for v in loop.group(1).split()}
+    if sys.version_info[:2] == (3, minimum):  # python3 on the CI machine runs the full suite
+        assert others | {minimum} == set(range(minimum, 14))
+    assert f"Python 3.{minimum} or newer" in README
