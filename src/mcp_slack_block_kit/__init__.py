@@ -48,6 +48,9 @@ _EXPORTS: dict[str, str] = {
     "run_http": ".server",
     "run_sse": ".server",
     "run_stdio": ".server",
+    # agent steps and feedback
+    "AgentSteps": ".agent",
+    "feedback_blocks": ".agent",
     # errors
     "BlockDecodeError": ".exceptions",
     "ConversionError": ".exceptions",
@@ -99,6 +102,7 @@ __all__ = [
     "PATTERN_TABLE_IN_LIST",
     "PRACTICAL_URL_BUDGET",
     "TEXT_FALLBACK_MAX_CHARS",
+    "AgentSteps",
     "BlockDecodeError",
     "ConversionError",
     "ConversionResult",
@@ -126,6 +130,7 @@ __all__ = [
     "create_server",
     "default_options",
     "derive_text_fallback",
+    "feedback_blocks",
     "lint",
     "normalize",
     "preview_url",
@@ -153,6 +158,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
+    from .agent import AgentSteps, feedback_blocks
     from .blocks.limits import (
         BUILDER_HOST,
         DEFAULT_MAX_BLOCKS_PER_CHUNK,

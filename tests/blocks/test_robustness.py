@@ -6,7 +6,7 @@ import contextlib
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
 from mcp_slack_block_kit import (
@@ -59,6 +59,25 @@ def test_engines_never_crash(value: Any) -> None:
     for engine in ENGINES:
         with contextlib.suppress(BlockDecodeError):
             engine(value)
+
+
+def _accepted_by_all(value: Any) -> bool:
+    try:
+        for engine in ENGINES:
+            engine(value)
+    except BlockDecodeError:
+        return False
+    return True
+
+
+def test_generated_inputs_are_not_all_refused() -> None:
+    """The crash test above is only worth something if the engines get past decoding on some
+    of its inputs: the strategy yields inputs every engine accepts, with real blocks in them
+    (an engine that refused everything would pass ``test_engines_never_crash``)."""
+    found = find(_input, lambda v: isinstance(v, list) and len(v) >= 2
+                 and all(isinstance(b, dict) for b in v) and _accepted_by_all(v),
+                 settings=settings(max_examples=2000, database=None))
+    assert len(found) >= 2
 
 
 @settings(max_examples=60)

@@ -212,9 +212,9 @@ def test_rendered_fixture_screenshot_is_not_blank(context: Any, tmp_path: Path) 
     page.set_content(render_html(blocks), wait_until="load")
     body = page.locator("body")
     text = _norm(body.inner_text())
-    for needle in ("Weekly report", "what shipped", "@U012AB3CD", "#eng", "@here", "Step three",
-                   "def greet", "python", "p95 (ms)", "A markdown block", "Latency chart",
-                   "Approve", "video"):
+    for needle in ("Weekly report", "what shipped", "@U012AB3CD", "#C024BE91L", "@S0123",
+                   "@here", "Step three", "def greet", "python", "p95 (ms)", "A markdown block",
+                   "Latency chart", "Approve", "video"):
         assert needle in text, needle
     assert page.locator("img.sbk-img").count() == 2  # image block + context icon, both offline
     placeholder = page.locator(".sbk-image .sbk-img-ph")

@@ -134,3 +134,41 @@ def test_bind_failure_is_exit_one(monkeypatch: pytest.MonkeyPatch,
     assert main(["server", "--http-addr", "127.0.0.1:1"]) == 1
     assert capsys.readouterr().err == \
         "error: cannot listen on 127.0.0.1:1: Address already in use\n"
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--http-addr", "127.0.0.1:0", "--read-timeout", "0"],
+     "argument --read-timeout: want a positive number of seconds, not '0'"),
+    (["--http-addr", "127.0.0.1:0", "--read-timeout", "soon"],
+     "argument --read-timeout: want a number of seconds, not 'soon'"),
+    (["--http-addr", "127.0.0.1:0", "--session-idle-timeout", "inf"],
+     "argument --session-idle-timeout: want a positive number of seconds, not 'inf'"),
+    (["--http-addr", "127.0.0.1:0", "--max-sessions", "0"],
+     "argument --max-sessions: want a whole number of at least 1, not '0'"),
+    (["--read-timeout", "5"], "--read-timeout requires --http-addr or --sse-addr"),
+    (["--sse-addr", "127.0.0.1:0", "--session-idle-timeout", "5"],
+     "--session-idle-timeout requires --http-addr without --stateless (sessions)"),
+    (["--http-addr", "127.0.0.1:0", "--stateless", "--max-sessions", "5"],
+     "--max-sessions requires --http-addr without --stateless (sessions)"),
+])
+def test_timeout_and_session_flags_are_checked(argv: list[str], message: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["server", *argv]) == 2
+    assert capsys.readouterr().err == f"error: {message}\n"
+
+
+def test_timeout_and_session_flags_reach_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    """--read-timeout, --session-idle-timeout and --max-sessions are passed on as given."""
+    import mcp_slack_block_kit.server as srv
+
+    calls: list[tuple[str, dict[str, object]]] = []
+    for name in ("run_http", "run_sse"):
+        monkeypatch.setattr(srv, name, lambda *a, _n=name, **kw: calls.append((_n, kw)))
+    assert main(["server", "--http-addr", "127.0.0.1:0", "--read-timeout", "2.5",
+                 "--session-idle-timeout", "30", "--max-sessions", "7"]) == 0
+    assert main(["server", "--sse-addr", "127.0.0.1:0", "--read-timeout", "1"]) == 0
+    assert calls == [
+        ("run_http", {"stateless": False, "allowed_hosts": None, "read_timeout": 2.5,
+                      "session_idle_timeout": 30.0, "max_sessions": 7}),
+        ("run_sse", {"allowed_hosts": None, "read_timeout": 1.0}),
+    ]

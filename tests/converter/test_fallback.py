@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -180,6 +181,23 @@ def test_cap_never_splits_an_entity(offset: int) -> None:
     body = out[:-1]
     tail = body[body.rfind("&"):] if "&" in body else ""
     assert tail in ("", "&lt;") or tail.startswith("&lt;")
+
+
+@pytest.mark.parametrize("char", ["&", "<", ">"])
+@pytest.mark.parametrize("start", range(140, 150))
+def test_cap_keeps_or_drops_each_entity_whole(char: str, start: int) -> None:
+    """Whatever column an escaped ``&``/``<``/``>`` lands in near the cut, the cut text ends
+    with the whole entity or without any of it (``&amp;`` is five characters: one starting
+    four or five before the cut is the case a narrower look-back gets wrong)."""
+    out = derive_text_fallback([header("a" * start + char + "b" * 30)])
+    assert len(out) <= 150 and out.endswith("…")
+    body = out[:-1]
+    entity = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}[char]
+    assert re.search(r"&[a-z]*\Z", body) is None
+    if start + len(entity) <= 149:
+        assert body[start:start + len(entity)] == entity
+    else:
+        assert body == "a" * start
 
 
 def test_unicode_edges_are_stripped() -> None:

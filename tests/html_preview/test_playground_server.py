@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import http.client
 import json
+import select
+import socket
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mcp_slack_block_kit.blocks.preview import preview_url
 from mcp_slack_block_kit.exceptions import InvalidOptionsError
@@ -17,6 +21,7 @@ from mcp_slack_block_kit.playground import (
     make_server,
     render_request,
 )
+from mcp_slack_block_kit.server._addr import host_header_name
 
 pytestmark = pytest.mark.network
 
@@ -195,3 +200,123 @@ def test_lone_surrogates_do_not_break_the_response(server: PlaygroundServer) -> 
     assert status == 200
     data = json.loads(body)
     assert data["blocks"][0]["type"] == "rich_text" and "a \ufffd b" in data["html"]
+
+
+# -- edges: huge numbers, stalled or trickling clients, Host parsing ---------------------------
+
+def test_huge_integer_is_a_400(server: PlaygroundServer) -> None:
+    """A 5,000-digit number is valid JSON Python will not convert: a JSON 400, not a dropped
+    connection."""
+    body = b'{"markdown": "x", "n": ' + b"1" * 5000 + b"}"
+    status, headers, raw = _request(server, "POST", "/api/render", body,
+                                    {"Content-Type": "application/json"})
+    assert status == 400 and headers["content-type"].startswith("application/json")
+    assert json.loads(raw) == {"error": "invalid JSON: a number has too many digits"}
+
+
+@pytest.fixture
+def quick() -> Iterator[PlaygroundServer]:
+    """A playground whose clients get 0.5 s to send a request."""
+    srv = make_server(0, request_timeout=0.5)
+    srv.start_in_thread()
+    try:
+        yield srv
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
+def _connect(server: PlaygroundServer) -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", server.server_address[1]), timeout=10)
+    sock.settimeout(10)  # watchdog: the server must act well before this
+    return sock
+
+
+def _read_all(sock: socket.socket) -> bytes:
+    data = b""
+    for _ in range(1000):  # bounded: ends at EOF or the 10 s socket timeout
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def test_stalled_head_is_closed(quick: PlaygroundServer) -> None:
+    """A client that sends half a request head and stops is disconnected after the timeout."""
+    with _connect(quick) as sock:
+        sock.sendall(b"POST /api/render HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        assert b"200 OK" not in _read_all(sock)  # EOF, not the 10 s watchdog
+
+
+def test_idle_keep_alive_connection_is_closed(quick: PlaygroundServer) -> None:
+    """A connection that never sends anything is closed too."""
+    with _connect(quick) as sock:
+        assert _read_all(sock) == b""
+
+
+def test_trickling_head_is_closed(quick: PlaygroundServer) -> None:
+    """One byte every 0.1 s stays inside each socket timeout, but not inside the deadline."""
+    head = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + b"X-Pad: " + b"a" * 200
+    closed = False
+    with _connect(quick) as sock:
+        for byte in head:  # about 24 s if the server never gave up
+            try:
+                sock.send(bytes([byte]))
+            except OSError:
+                closed = True
+                break
+            readable, _, _ = select.select([sock], [], [], 0.1)
+            if readable:
+                sock.recv(65536)  # an answer or EOF: either way the server gave up
+                closed = True
+                break
+    assert closed
+
+
+def test_stalled_body_is_a_408(quick: PlaygroundServer) -> None:
+    """A complete head announcing 100 bytes, then 10 bytes and silence: a JSON 408."""
+    with _connect(quick) as sock:
+        sock.sendall(b"POST /api/render HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n"
+                     b'{"markdown')
+        reply = _read_all(sock)
+    assert reply.startswith(b"HTTP/1.0 408 ") or reply.startswith(b"HTTP/1.1 408 ")
+    assert reply.endswith(b'{"error": "request body not received in time"}')
+
+
+def test_requests_still_work_with_a_short_timeout(quick: PlaygroundServer) -> None:
+    """The deadline covers reading a request only, not converting it."""
+    status, data = _post(quick, {"markdown": "# Title\n\n" + "word " * 20_000})
+    assert status == 200 and data["blocks"][0]["type"] == "header"
+
+
+@pytest.mark.parametrize(("host", "status"), [
+    ("[::1]", 200), ("[::1]:8765", 200), ("[::1]:", 200), ("127.0.0.1", 200),
+    ("LocalHost:80", 200), ("localhost", 200),
+    ("[::1", 403), ("::1", 403), ("localhost:http", 403), ("127.0.0.1.evil.example", 403),
+    ("evil.example:80", 403), ("", 403), ("[::2]", 403),
+])
+def test_host_header_forms(server: PlaygroundServer, host: str, status: int) -> None:
+    """Loopback names with or without a port pass (``[::1]`` bare too); the rest are 403."""
+    assert _request(server, "GET", "/", headers={"Host": host})[0] == status
+
+
+@pytest.mark.parametrize(("value", "name"), [
+    ("[::1]", "[::1]"), ("[::1]:80", "[::1]"), ("127.0.0.1:8765", "127.0.0.1"),
+    ("LOCALHOST", "localhost"), ("example.com:", "example.com"),
+    ("[::1", None), ("::1", None), ("host:8x", None), (":80", None), ("", None),
+    ("[::1]x", None), ("h:８０", None),
+])
+def test_host_header_name(value: str, name: str | None) -> None:
+    assert host_header_name(value) == name
+
+
+@given(name=st.one_of(st.sampled_from(["127.0.0.1", "localhost", "[::1]", "[fe80::1]"]),
+                      st.from_regex(r"[a-z0-9][a-z0-9.-]{0,30}", fullmatch=True)),
+       port=st.one_of(st.none(), st.integers(min_value=0, max_value=99999)),
+       upper=st.booleans())
+def test_host_header_name_drops_any_port(name: str, port: int | None, upper: bool) -> None:
+    """Whatever the port (or none), the name comes back alone and lower-cased."""
+    value = (name.upper() if upper else name) + ("" if port is None else f":{port}")
+    assert host_header_name(value) == name

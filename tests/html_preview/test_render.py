@@ -208,19 +208,31 @@ def test_mrkdwn_refused_links_are_text(url: str) -> None:
 
 @pytest.mark.parametrize(("token", "cls", "label"), [
     ("<@U012AB3CD>", "user", "@U012AB3CD"),
-    ("<@U012AB3CD|alice>", "user", "@alice"),
     ("<#C024BE91L>", "channel", "#C024BE91L"),
-    ("<#C024BE91L|general>", "channel", "#general"),
     ("<!here>", "broadcast", "@here"),
     ("<!channel>", "broadcast", "@channel"),
     ("<!everyone>", "broadcast", "@everyone"),
     ("<!subteam^SAZ94GDB8>", "usergroup", "@SAZ94GDB8"),
-    ("<!subteam^SAZ94GDB8|@design>", "usergroup", "@design"),
 ])
 def test_mrkdwn_mentions_are_pills(token: str, cls: str, label: str) -> None:
     """Slack mention tokens in mrkdwn become pills of the right kind."""
     html = _blocks_html(render_html(_mrkdwn(f"hi {token}!")))
     assert f'<span class="sbk-mention sbk-mention-{cls}">{label}</span>' in html
+
+
+@pytest.mark.parametrize("token", [
+    "<!channel|x>", "<!here|here>", "<!everyone|all of you>", "<!channel|>", "<!here^x|y>",
+    "<@U012AB3CD|alice>", "<@U0123ABCD|https://ok.example>", "<#C024BE91L|general>",
+    "<#C1|x>", "<!subteam^SAZ94GDB8|@design>", "<!subteam|x>",
+])
+def test_mrkdwn_mention_in_a_link_target_is_refused(token: str) -> None:
+    """A mention or broadcast token used as a link target (``[x](!channel)`` written as
+    mrkdwn) is neither a pill nor a link: the token is shown as typed, as a refused link."""
+    page = render_html(_mrkdwn(f"hi *{token}* and _> {token}_"))
+    html = _blocks_html(page)
+    assert "sbk-mention" not in html and "href=" not in html
+    assert html.count('class="sbk-link sbk-link-refused"') == 2
+    assert inspect(page).all_text.count(token) == 2
 
 
 def test_escaped_mentions_stay_literal_text() -> None:

@@ -135,3 +135,11 @@ def test_settle_pass_after_a_structure_change(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(pipeline, "MAX_PASSES", 1)
     single = normalize(text)
     assert normalize(single.text).fired == ("V5", "V3")
+
+
+def test_entities_decode_one_level_even_when_a_second_pass_runs() -> None:
+    """Decoded backticks form a fence, so the text is classified again and a settling pass
+    runs; that pass must not decode a second level (``&amp;amp;`` ends as ``&amp;``)."""
+    text = "&#96;&#96;&#96;\ncode\n&#96;&#96;&#96;\n\nTom &amp;amp; Jerry"
+    out = normalize(text, decode_html_entities=True).text
+    assert out == "```\ncode\n```\n\nTom &amp; Jerry"

@@ -362,3 +362,14 @@ def test_convert_preview_failure_is_ignored(monkeypatch: pytest.MonkeyPatch) -> 
                            {"markdown": "hi", "mode": "rich_text", "return_preview_url": True}))
     assert list(out) == ["blocks", "text_fallback", "warnings"]
     assert out["warnings"] == ["preview URL omitted: cannot serialise"]
+
+
+def test_validate_warnings_never_carry_errors() -> None:
+    """`warnings` holds the validator's warnings only: an error-only input gives none, and an
+    image with empty alt text gives exactly its one warning."""
+    errors_only = structured(call("validate_block_kit", {"blocks": [header(200)]}))
+    assert errors_only["errors"] and errors_only["warnings"] == []
+    image = {"type": "image", "image_url": "https://example.com/a.png", "alt_text": ""}
+    warned = structured(call("validate_block_kit", {"blocks": [image]}))
+    assert [w["severity"] for w in warned["warnings"]] == ["warning"]
+    assert all(e["severity"] == "error" for e in warned["errors"])

@@ -254,7 +254,8 @@ def test_sse_hardening() -> None:
 
 
 @pytest.mark.parametrize("header", [None, "Bearer abc", "Bearer abc123456789",
-                                    "Token abc12345", "bearer abc12345", "abc12345"])
+                                    "Token abc12345", "Basic abc12345", "abc12345",
+                                    "Bearerabc12345", "Bearer", "Bearer abc12345x"])
 def test_auth_rejections(secured: ServerProcess, header: str | None) -> None:
     """Every wrong or missing credential: 401 with WWW-Authenticate: Bearer."""
     headers = {"Authorization": header} if header is not None else {}
@@ -495,3 +496,153 @@ def test_oversized_headers_rejected(plain: ServerProcess) -> None:
     """Request heads above 64 KiB are refused."""
     resp = post(plain.url, convert_call(), {"X-Filler": "a" * (70 * 1024)})
     assert 400 <= resp.status_code < 500
+
+
+# ---------------------------------------------------------------- edges: auth scheme, slow
+# bodies, the exact head cap, SSE refusals, idle sessions
+
+
+@pytest.mark.parametrize("header", ["bearer abc12345", "BEARER abc12345", "BeArEr abc12345",
+                                    "Bearer  abc12345"])
+def test_bearer_scheme_is_case_insensitive(secured: ServerProcess, header: str) -> None:
+    """RFC 7235: the scheme name is case-insensitive, and one or more spaces may follow it."""
+    resp = post(secured.url, initialize(), {"Authorization": header})
+    assert resp.status_code == 200
+
+
+@pytest.fixture(scope="module")
+def quick() -> Iterator[ServerProcess]:
+    """A server that gives clients 0.5 s to send a head, then 0.5 s for the body."""
+    with ServerProcess("--http-addr", f"{HOST}:0", "--read-timeout", "0.5") as proc:
+        yield proc
+
+
+def _read_until_closed(sock: socket.socket) -> bytes:
+    data = b""
+    for _ in range(1000):  # bounded: EOF or the socket's watchdog timeout ends it
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def _wait_for_log(proc: ServerProcess, needle: str) -> str:
+    for _ in range(100):  # the log arrives through a pipe read by another thread
+        text = "".join(proc.lines)
+        if needle in text:
+            return text
+        time.sleep(0.05)
+    return "".join(proc.lines)
+
+
+def test_stalled_body_gets_408(quick: ServerProcess) -> None:
+    """A valid head, part of the body, then silence: 408 and the connection closes, without a
+    traceback in the log; the server keeps serving."""
+    with socket.create_connection((HOST, quick.port), timeout=10) as sock:
+        sock.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     b"Content-Type: application/json\r\n"
+                     b"Accept: application/json, text/event-stream\r\n"
+                     b"Content-Length: 100\r\n\r\n" + b'{"jsonrpc"')
+        reply = _read_until_closed(sock)
+    assert reply.startswith(b"HTTP/1.1 408 Request Timeout\r\n")
+    assert reply.endswith(b"\r\n\r\nrequest body not received in time\n")
+    log = _wait_for_log(quick, "request body stalled")
+    assert "request body stalled" in log and "Traceback" not in log
+    assert post(quick.url, initialize()).status_code == 200
+
+
+def test_stalled_head_is_closed_quickly(quick: ServerProcess) -> None:
+    """The head timeout follows --read-timeout too."""
+    with socket.create_connection((HOST, quick.port), timeout=10) as sock:
+        sock.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        assert _read_until_closed(sock) == b""
+
+
+def _head_of(size: int) -> bytes:
+    start = b"GET /nothing HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: "
+    head = start + b"a" * (size - len(start) - 4) + b"\r\n\r\n"
+    assert len(head) == size
+    return head
+
+
+@pytest.mark.parametrize(("size", "status"), [(64 * 1024, b"404"), (64 * 1024 + 1, b"431"),
+                                              (100 * 1024, b"431"), (127 * 1024, b"431")])
+def test_request_head_cap_is_exactly_64_kib(plain: ServerProcess, size: int,
+                                            status: bytes) -> None:
+    """A head of 64 KiB (request line, headers and the blank line) passes; one byte more is
+    431, however the bytes are split across reads."""
+    for split in (None, size // 2):
+        head = _head_of(size)
+        with socket.create_connection((HOST, plain.port), timeout=10) as sock:
+            if split is None:
+                sock.sendall(head)
+            else:
+                sock.sendall(head[:split])
+                time.sleep(0.05)
+                sock.sendall(head[split:])
+            reply = b""
+            for _ in range(1000):
+                chunk = sock.recv(65536)
+                reply += chunk
+                if not chunk or b"\r\n\r\n" in reply:
+                    break
+        assert reply.startswith(b"HTTP/1.1 " + status), (split, reply[:80])
+
+
+def test_sse_refusals_log_one_line_each() -> None:
+    """A foreign Host (421) or Origin (403) on the SSE stream: one warning line, no traceback."""
+    with ServerProcess("--sse-addr", f"{HOST}:0") as proc:
+        bad_host = httpx.get(proc.base + "/", headers={"Host": "evil.example.com"}, timeout=10)
+        bad_origin = httpx.get(proc.base + "/", headers={"Origin": "https://evil.example.com"},
+                               timeout=10)
+        assert (bad_host.status_code, bad_origin.status_code) == (421, 403)
+        log = _wait_for_log(proc, "Invalid Origin header")
+        status, _ = proc.stop()
+    assert status == 0
+    assert "Traceback" not in log and "Exception in ASGI application" not in log
+    assert log.count("Invalid Host header: evil.example.com") == 1
+    assert log.count("Invalid Origin header: https://evil.example.com") == 1
+
+
+def _open_session(proc: ServerProcess) -> httpx.Response:
+    return post(proc.url, initialize())
+
+
+def test_idle_sessions_expire_and_free_the_cap() -> None:
+    """Abandoned sessions cannot fill the cap: at the cap a new session gets 503, and once the
+    idle timeout has passed the old ids answer 404 and new sessions open again."""
+    with ServerProcess("--http-addr", f"{HOST}:0", "--session-idle-timeout", "0.5",
+                       "--max-sessions", "2") as proc:
+        first = [_open_session(proc) for _ in range(2)]
+        assert [r.status_code for r in first] == [200, 200]
+        ids = [r.headers["mcp-session-id"] for r in first]
+        assert _open_session(proc).status_code == 503
+        reopened = None
+        for _ in range(100):  # bounded: 0.5 s idle timeout, up to 10 s of polling
+            time.sleep(0.1)
+            reopened = _open_session(proc)
+            if reopened.status_code == 200:
+                break
+        assert reopened is not None and reopened.status_code == 200
+        old = post(proc.url, rpc("tools/list", {}, 2), {"mcp-session-id": ids[0]})
+        assert old.status_code == 404
+        status, _ = proc.stop()
+    assert status == 0
+
+
+def test_live_session_is_not_expired() -> None:
+    """A session in use stays open past the idle timeout (the timeout counts idle time only)."""
+    with ServerProcess("--http-addr", f"{HOST}:0", "--session-idle-timeout", "1") as proc:
+
+        async def scenario() -> list[str]:
+            async with Client(http_transport(proc.url), mode="legacy") as client:
+                texts = []
+                for i in range(3):
+                    result = await client.call_tool("convert_markdown_to_block_kit",
+                                                    {"markdown": f"call {i}"})
+                    texts.append(text_object(result)["text_fallback"])
+                    await anyio.sleep(0.6)
+                return texts
+
+        assert run(scenario, timeout=60) == ["call 0", "call 1", "call 2"]

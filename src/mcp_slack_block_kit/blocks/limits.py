@@ -58,3 +58,13 @@ TEXT_FALLBACK_MAX_CHARS: Final = 150
 # Block Kit Builder preview links.
 PRACTICAL_URL_BUDGET: Final = 8192
 BUILDER_HOST: Final = "https://app.slack.com/block-kit-builder/"
+
+# Agent steps: streaming task/plan chunks and the plan / task_card / context_actions blocks.
+# Statuses and display modes as slack_sdk's TaskUpdateChunk / TaskCardBlock and chat.startStream
+# define them; the text limits are reported, not documented (see docs/agent-steps.md).
+TASK_STATUSES: Final = ("pending", "in_progress", "complete", "error")
+TASK_DISPLAY_MODES: Final = ("timeline", "plan")
+MAX_TASK_TEXT_CHARS: Final = 256  # details / output of a task (reported), in code points
+MAX_TASK_TITLE_CHARS: Final = 256  # no documented limit: chosen like details, in code points
+MAX_TASKS_PER_MESSAGE: Final = 50  # tasks one streamed message or plan block holds (reported)
+MAX_CONTEXT_ACTIONS_ELEMENTS: Final = 5  # context_actions elements (Slack docs, slack_sdk)

@@ -17,6 +17,7 @@ from .limits import (
     MAX_BUTTON_TEXT_CHARS,
     MAX_BUTTON_URL_CHARS,
     MAX_BUTTON_VALUE_CHARS,
+    MAX_CONTEXT_ACTIONS_ELEMENTS,
     MAX_CONTEXT_ELEMENTS,
     MAX_HEADER_TEXT_CHARS,
     MAX_IMAGE_ALT_TEXT_CHARS,
@@ -28,6 +29,9 @@ from .limits import (
     MAX_SECTION_TEXT_CHARS,
     MAX_TABLE_COLUMNS,
     MAX_TABLE_ROWS,
+    MAX_TASK_TEXT_CHARS,
+    MAX_TASKS_PER_MESSAGE,
+    TASK_STATUSES,
 )
 from .shape import CONTAINER_TYPES, INLINE_TYPES, Block, decode_blocks
 
@@ -391,6 +395,110 @@ def _check_rich_text(run: _Run, block: Mapping[str, Any], p: str, strict: bool) 
                       _RT_BAD_HINT)
 
 
+def _rt_visible_chars(value: Any) -> int:
+    """Code points of the text a rich_text value shows (text and link labels)."""
+    total = 0
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            if item.get("type") in ("text", "link") and isinstance(item.get("text"), str):
+                total += len(item["text"])
+            pending.extend(v for k, v in item.items() if k == "elements")
+        elif isinstance(item, list):
+            pending.extend(item)
+    return total
+
+
+def _check_task_card(run: _Run, block: Mapping[str, Any], p: str, strict: bool) -> None:
+    for key in ("task_id", "title"):
+        value = block.get(key)
+        if not isinstance(value, str) or not value.strip():
+            run.error(f"{p}/{key}", f"task_card_missing_{key}",
+                      f"task_card needs a non-empty {key}", f"set {key} to a short string")
+    status = block.get("status")
+    if status is not None and status not in TASK_STATUSES:
+        run.error(f"{p}/status", "task_card_bad_status",
+                  f"task_card status is {_q(str(status))}",
+                  f"use one of {', '.join(TASK_STATUSES)}")
+    for key in ("details", "output"):
+        value = block.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, dict) or value.get("type") != "rich_text":
+            run.error(f"{p}/{key}", "task_card_text_not_rich_text",
+                      f"task_card {key} must be one rich_text block",
+                      "wrap the text in a rich_text block with one rich_text_section")
+            continue
+        _check_rich_text(run, value, f"{p}/{key}", strict)
+        n = _rt_visible_chars(value)
+        if n > MAX_TASK_TEXT_CHARS:
+            run.warning(f"{p}/{key}", "task_text_long",
+                        f"task_card {key} shows {n} characters; Slack is reported to cut "
+                        f"task text past {MAX_TASK_TEXT_CHARS}",
+                        f"keep {key} within {MAX_TASK_TEXT_CHARS} characters")
+    for j, source in enumerate(_list(block.get("sources"))):
+        sp = f"{p}/sources/{j}"
+        url = source.get("url") if isinstance(source, dict) else None
+        if (not isinstance(source, dict) or source.get("type") != "url"
+                or not isinstance(url, str) or not url.lower().startswith(("http://", "https://"))
+                or not isinstance(source.get("text"), str) or not source["text"].strip()):
+            run.error(sp, "task_card_bad_source",
+                      "a task source must be {\"type\": \"url\", \"url\": an http(s) URL, "
+                      "\"text\": a label}", "fix or drop the source")
+
+
+def _check_plan(run: _Run, block: Mapping[str, Any], p: str, strict: bool) -> None:
+    title = block.get("title")
+    if not isinstance(title, str) or not title.strip():
+        run.error(f"{p}/title", "plan_missing_title", "plan block needs a non-empty title",
+                  "set title to a short plain-text string")
+    tasks = _list(block.get("tasks"))
+    if len(tasks) > MAX_TASKS_PER_MESSAGE:
+        run.warning(f"{p}/tasks", "plan_too_many_tasks",
+                    f"plan holds {len(tasks)} tasks; about {MAX_TASKS_PER_MESSAGE} per message "
+                    "are reported to render", "group related steps into one task")
+    for j, task in enumerate(tasks):
+        tp = f"{p}/tasks/{j}"
+        if not isinstance(task, dict) or task.get("type") != "task_card":
+            run.error(tp, "plan_bad_task", "a plan's tasks must be task_card blocks",
+                      "build each task as {\"type\": \"task_card\", …}")
+            continue
+        _check_task_card(run, task, tp, strict)
+
+
+def _check_context_actions(run: _Run, block: Mapping[str, Any], p: str, strict: bool) -> None:
+    elements = _list(block.get("elements"))
+    if not elements:
+        run.error(f"{p}/elements", "context_actions_empty",
+                  "context_actions block has no elements", "add feedback_buttons or drop it")
+    elif len(elements) > MAX_CONTEXT_ACTIONS_ELEMENTS:
+        run.error(f"{p}/elements", "context_actions_too_many_elements",
+                  f"context_actions holds {len(elements)} elements; max "
+                  f"{MAX_CONTEXT_ACTIONS_ELEMENTS}", "keep at most five buttons")
+    for j, el in enumerate(elements):
+        ep = f"{p}/elements/{j}"
+        type_ = el.get("type") if isinstance(el, dict) else None
+        if type_ == "feedback_buttons":
+            n = _blen(el.get("action_id"))
+            if n > MAX_ACTION_ID_CHARS:
+                run.error(f"{ep}/action_id", "action_id_too_long",
+                          f"action_id is {n} chars; max {MAX_ACTION_ID_CHARS}",
+                          "shorten the action_id")
+            for key in ("positive_button", "negative_button"):
+                button = el.get(key)
+                if not isinstance(button, dict):
+                    run.error(f"{ep}/{key}", "feedback_button_missing",
+                              f"feedback_buttons needs {key}",
+                              "give it {\"text\": plain_text, \"value\": …}")
+                else:
+                    _check_button(run, button, f"{ep}/{key}")
+        elif type_ != "icon_button":
+            run.error(ep, "context_actions_bad_element",
+                      f"context_actions cannot contain {_q(str(type_))}",
+                      "use feedback_buttons or icon_button elements")
+
+
 _BLOCK_RULES: dict[str, Callable[[_Run, Mapping[str, Any], str, bool], None]] = {
     "section": _check_section,
     "header": _check_header,
@@ -399,6 +507,9 @@ _BLOCK_RULES: dict[str, Callable[[_Run, Mapping[str, Any], str, bool], None]] = 
     "context": _check_context,
     "table": _check_table,
     "rich_text": _check_rich_text,
+    "plan": _check_plan,
+    "task_card": _check_task_card,
+    "context_actions": _check_context_actions,
 }
 
 

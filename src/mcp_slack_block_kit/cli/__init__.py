@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from importlib import import_module
 
 from .._version import __version__
-from ._io import CliError
+from ._io import CliError, discard_stdout, flush_out, write_out
 
 __all__ = ["main", "run"]
 
@@ -92,16 +92,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             command, args_list = "server", ["server", *args_list]
         args = build_parser(command).parse_args(args_list)
         if args.command == "version":
-            sys.stdout.write(f"{PROG} {__version__}\n")
-            return 0
-        status: int = args._run(args)
+            write_out(f"{PROG} {__version__}\n")
+            status = 0
+        else:
+            status = args._run(args)
+        # Flushed here, not at interpreter exit: a full disk is then an error line, not
+        # Python's "Exception ignored" message.
+        flush_out()
         return status
     except CliError as exc:
-        sys.stderr.write(f"error: {exc}\n")
+        if sys.stderr is not None:
+            sys.stderr.write(f"error: {exc}\n")
         return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
+        # The reader went away (`| head -c1`): nothing left to say, and nobody to say it to.
+        discard_stdout()
         return 0
 
 

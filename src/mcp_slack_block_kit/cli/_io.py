@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import stat
 import sys
+from collections.abc import Callable
 from typing import Any
 
 
@@ -18,37 +21,135 @@ def add_input_argument(parser: argparse.ArgumentParser, what: str = "Markdown") 
                         help=f"{what} file to read (default: standard input)")
 
 
-def read_text(path: str | None) -> str:
-    """Read UTF-8 text from ``path`` or stdin; any failure becomes a ``CliError``."""
+# What a sub-command reads at most when it has no limit of its own (JSON input, normalize):
+# Block Kit JSON can be ten times the size of the Markdown it came from.
+MAX_READ_BYTES = 16 * 1024 * 1024
+# A --mention-map is a small object of handles and IDs.
+MAX_MENTION_MAP_BYTES = 1024 * 1024
+_BOM = b"\xef\xbb\xbf"
+
+
+def _read_upto(stream: Any, cap: int) -> bytes:
+    """At most ``cap`` bytes from ``stream``; stops at EOF (``/dev/zero`` is never exhausted)."""
+    buf = bytearray()
+    while len(buf) < cap:  # every pass adds at least one byte or ends the loop
+        chunk = stream.read(cap - len(buf))
+        if not chunk:
+            break
+        buf += chunk.encode("utf-8") if isinstance(chunk, str) else chunk
+    return bytes(buf[:cap])
+
+
+def read_text(path: str | None, limit: int = MAX_READ_BYTES, *, label: str = "") -> str:
+    """Read UTF-8 text from ``path`` or stdin; any failure becomes a ``CliError``.
+
+    At most ``limit`` bytes of text (plus a byte-order mark) are read: input beyond that is
+    refused without being read, so ``/dev/zero`` or an endless pipe get an answer. The message
+    starts with ``label`` (``convert`` for the converter's limit) or else names the source.
+    """
+    where = "stdin" if path is None or path == "-" else path
+    cap = limit + len(_BOM) + 1  # one byte over the limit is enough to know
+    regular_size: int | None = None
     try:
-        if path is None or path == "-":
-            data = sys.stdin.buffer.read()
-            where = "stdin"
+        if where == "stdin":
+            stdin = sys.stdin
+            if stdin is None:  # started with stdin closed (`<&-`)
+                raise CliError("read stdin: standard input is closed")
+            data = _read_upto(getattr(stdin, "buffer", stdin), cap)
         else:
-            with open(path, "rb") as fh:
-                data = fh.read()
-            where = path
+            with open(where, "rb") as fh:
+                st = os.fstat(fh.fileno())
+                if stat.S_ISREG(st.st_mode):
+                    regular_size = st.st_size
+                data = _read_upto(fh, cap)
     except OSError as exc:
-        raise CliError(f"read {'stdin' if path in (None, '-') else path}: "
-                       f"{exc.strerror or exc}") from None
+        raise CliError(f"read {where}: {exc.strerror or exc}") from None
+    except ValueError as exc:  # a stdin object that was closed in-process
+        raise CliError(f"read {where}: {exc}") from None
+    bom = len(_BOM) if data.startswith(_BOM) else 0
+    if len(data) - bom > limit:
+        if len(data) < cap:
+            size = str(len(data) - bom)
+        elif regular_size is not None and regular_size - bom > limit:
+            size = str(regular_size - bom)
+        else:
+            size = f"more than {limit}"
+        raise CliError(f"{label or f'read {where}'}: input exceeds "
+                       f"{'configured ' if label else ''}maximum size: {size} bytes "
+                       f"(limit {limit})")
     try:
         # A UTF-8 byte-order mark (editors on Windows write one) is an encoding signature,
         # not text: left in place it would turn "# Title" on line 1 into a paragraph.
-        return data.decode("utf-8").removeprefix("\ufeff")
+        return data[bom:].decode("utf-8")
     except UnicodeDecodeError as exc:
         raise CliError(
-            f"read {where}: not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
+            f"read {where}: not valid UTF-8 ({exc.reason} at byte {exc.start + bom})") from None
+
+
+def json_error(exc: ValueError | RecursionError) -> str:
+    """The one-line reason ``json.loads`` refused a text (``invalid JSON: …``)."""
+    if isinstance(exc, json.JSONDecodeError):
+        return f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+    if isinstance(exc, RecursionError):  # Python's parser gives up around 1,000 levels
+        return "invalid JSON: nested too deeply"
+    # The one other ValueError: an integer over Python's int-conversion limit (4,300 digits).
+    digits = getattr(sys, "get_int_max_str_digits", lambda: 4300)()
+    return f"invalid JSON: a number has more than {digits} digits"
+
+
+def parse_json(text: str) -> Any:
+    """``json.loads`` whose every refusal is a ``CliError`` with ``json_error``'s message."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise CliError(json_error(exc)) from None
 
 
 def read_json(path: str | None) -> Any:
     """Read and parse JSON from ``path`` or stdin; malformed JSON becomes a ``CliError``."""
-    text = read_text(path)
+    return parse_json(read_text(path))
+
+
+def discard_stdout() -> None:
+    """Point file descriptor 1 at ``/dev/null`` after a failed write, so the interpreter's
+    final flush of what is still buffered cannot fail again with a traceback."""
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CliError(f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
-    except RecursionError:  # Python's parser gives up around 1,000 levels
-        raise CliError("invalid JSON: nested too deeply") from None
+        fd = sys.stdout.fileno()
+        devnull = os.open(os.devnull, os.O_WRONLY)
+    except (AttributeError, OSError, ValueError):
+        return  # no real file descriptor (tests capture stdout in memory)
+    try:
+        os.dup2(devnull, fd)
+    finally:
+        os.close(devnull)
+
+
+def write_out(text: str) -> None:
+    """Write ``text`` to stdout; a failed write (full disk, closed stdout) is a ``CliError``.
+
+    ``BrokenPipeError`` passes through: the reader went away (``| head``), which ``main``
+    ends quietly.
+    """
+    _on_stdout(lambda out: out.write(text))
+
+
+def flush_out() -> None:
+    """Flush stdout (data before diagnostics); failures as in ``write_out``. Nothing to do
+    when stdout is closed: only writing to it is an error."""
+    if sys.stdout is not None:
+        _on_stdout(lambda out: out.flush())
+
+
+def _on_stdout(action: Callable[[Any], object]) -> None:
+    if sys.stdout is None:  # started with stdout closed (`>&-`)
+        raise CliError("write stdout: standard output is closed")
+    try:
+        action(sys.stdout)
+    except BrokenPipeError:
+        raise
+    except (OSError, ValueError) as exc:  # ValueError: written after being closed
+        discard_stdout()
+        raise CliError(f"write stdout: {getattr(exc, 'strerror', None) or exc}") from None
 
 
 def write_json(value: Any, *, pretty: bool = False) -> None:
@@ -57,7 +158,7 @@ def write_json(value: Any, *, pretty: bool = False) -> None:
         text = json.dumps(value, ensure_ascii=False, indent=2)
     else:
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    sys.stdout.write(text + "\n")
+    write_out(text + "\n")
 
 
 def add_converter_flags(parser: argparse.ArgumentParser) -> None:
@@ -93,13 +194,13 @@ def options_from_args(args: argparse.Namespace) -> Any:
     if args.mention_map:
         raw = args.mention_map
         if raw.startswith("@"):
-            raw = read_text(raw[1:])
+            raw = read_text(raw[1:], MAX_MENTION_MAP_BYTES)
         try:
             mention_map = json.loads(raw)
         except json.JSONDecodeError as exc:
             raise CliError(f"--mention-map: invalid JSON: {exc.msg}") from None
-        except RecursionError:
-            raise CliError("--mention-map: invalid JSON: nested too deeply") from None
+        except (ValueError, RecursionError) as exc:
+            raise CliError(f"--mention-map: {json_error(exc)}") from None
     values = {
         "mode": args.mode,
         "prefer_rich_text": args.prefer_rich_text,

@@ -9,6 +9,7 @@ from ._io import (
     CliError,
     add_converter_flags,
     add_input_argument,
+    flush_out,
     options_from_args,
     read_text,
     write_json,
@@ -42,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     from ..exceptions import SlackBlockKitError
 
     options = options_from_args(args)
-    markdown = read_text(args.file)
+    markdown = read_text(args.file, options.max_input_bytes, label="convert")
     try:
         result = Converter(options).convert(markdown)
     except SlackBlockKitError as exc:
@@ -53,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         from ..blocks.preview import preview_url
 
         preview = preview_url(result.blocks)
-        sys.stdout.flush()  # the JSON first, then the diagnostics
+        flush_out()  # the JSON first, then the diagnostics
         sys.stderr.write(f"preview: {preview.url}\n")
         if preview.truncated:  # longer than PRACTICAL_URL_BUDGET (8,192 bytes)
             sys.stderr.write(f"note: preview URL is {preview.byte_size} bytes; "

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
-from ._io import add_input_argument, write_json
+from ._io import add_input_argument, write_json, write_out
 from .validate_cmd import add_surface_flag, read_blocks
 
 EPILOG = """\
@@ -45,5 +44,5 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         write_json({"findings": [f.to_dict() for f in findings]})
     else:
-        sys.stdout.write("".join(f"{f}\n" for f in findings))
+        write_out("".join(f"{f}\n" for f in findings))
     return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._io import add_input_argument, read_text, write_json
+from ._io import add_input_argument, flush_out, read_text, write_json, write_out
 
 EPILOG = """\
 examples:
@@ -43,8 +43,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         write_json({"text": result.text, "fired": list(result.fired)})
         return 0
-    sys.stdout.write(result.text)
+    write_out(result.text)
     if result.fired:
-        sys.stdout.flush()
+        flush_out()
         sys.stderr.write(f"fired: {', '.join(result.fired)}\n")
     return 0

@@ -6,7 +6,7 @@ import argparse
 import contextlib
 import sys
 
-from ._io import CliError
+from ._io import CliError, flush_out, write_out
 
 EPILOG = """\
 examples:
@@ -41,8 +41,8 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"playground: cannot listen on 127.0.0.1:{args.port}: "
                        f"{exc.strerror or exc}") from None
     with server:
-        sys.stdout.write(f"playground: {server.url}\n")
-        sys.stdout.flush()
+        write_out(f"playground: {server.url}\n")
+        flush_out()
         sys.stderr.write("serving on 127.0.0.1 only; press Ctrl+C to stop\n")
         if args.open:
             import webbrowser

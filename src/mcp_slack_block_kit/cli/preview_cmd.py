@@ -15,9 +15,11 @@ from ._io import (
     CliError,
     add_converter_flags,
     add_input_argument,
+    flush_out,
     options_from_args,
     read_json,
     read_text,
+    write_out,
 )
 
 EPILOG = """\
@@ -133,7 +135,7 @@ def _load(args: argparse.Namespace) -> Any:
 
     if args.markdown:
         options = options_from_args(args)
-        source: Any = read_text(args.file)
+        source: Any = read_text(args.file, options.max_input_bytes, label="convert")
     else:
         options = None
         source = read_json(args.file)
@@ -184,11 +186,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         if not (args.html or args.png):
             urls = _urls(data)
-            sys.stdout.write("".join(u + "\n" for u in urls))
+            write_out("".join(u + "\n" for u in urls))
             if args.open:
                 import webbrowser
 
-                sys.stdout.flush()
+                flush_out()
                 if not all(webbrowser.open(u) for u in urls):
                     sys.stderr.write("note: no browser available to open the URL\n")
             return 0

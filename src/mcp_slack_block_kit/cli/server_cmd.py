@@ -6,6 +6,7 @@ import argparse
 import logging
 import os
 import sys
+from typing import Any
 
 from ._io import CliError
 
@@ -18,6 +19,7 @@ examples:
   {TOKEN_ENV}=s3cret mcp-slack-block-kit server --http-addr 127.0.0.1:8080
   mcp-slack-block-kit server --http-addr 127.0.0.1:8081 --stateless   # behind a load balancer
   mcp-slack-block-kit server --sse-addr 127.0.0.1:8090           # legacy SSE clients
+  mcp-slack-block-kit server --http-addr 127.0.0.1:8080 --session-idle-timeout 300
 
 Port 0 picks a free port (the startup log line on stderr shows it).
 HTTP binds loopback unless told otherwise; a non-loopback address needs --allowed-hosts
@@ -42,6 +44,34 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allowed-hosts", default="", metavar="NAME[,NAME...]",
                         help="extra Host names accepted by the DNS-rebinding check; required "
                              "to bind a non-loopback address ('*' disables the check)")
+    parser.add_argument("--read-timeout", type=_seconds, default=None, metavar="SECONDS",
+                        help="HTTP: seconds a client has to send a request head, and then its "
+                             "body (default 10)")
+    parser.add_argument("--session-idle-timeout", type=_seconds, default=None,
+                        metavar="SECONDS",
+                        help="streamable HTTP: close a session with no request and no open "
+                             "stream for this long (default 600)")
+    parser.add_argument("--max-sessions", type=_count, default=None, metavar="N",
+                        help="streamable HTTP: most sessions open at once; beyond it a new "
+                             "session gets 503 (default 1000)")
+
+
+def _seconds(text: str) -> float:
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"want a number of seconds, not {text!r}") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"want a positive number of seconds, not {text!r}")
+    return value
+
+
+def _count(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"want a whole number of at least 1, not {text!r}")
+    return int(text)
 
 
 def _address(flag: str, value: str) -> tuple[str, int]:
@@ -71,6 +101,12 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--stateless requires --http-addr")
     if allowed and not (args.http_addr or args.sse_addr):
         raise CliError("--allowed-hosts requires --http-addr or --sse-addr")
+    if args.read_timeout is not None and not (args.http_addr or args.sse_addr):
+        raise CliError("--read-timeout requires --http-addr or --sse-addr")
+    for flag, value in (("--session-idle-timeout", args.session_idle_timeout),
+                        ("--max-sessions", args.max_sessions)):
+        if value is not None and (not args.http_addr or args.stateless):
+            raise CliError(f"{flag} requires --http-addr without --stateless (sessions)")
     addr_flag = "--http-addr" if args.http_addr else "--sse-addr"
     host, port = _address(addr_flag, args.http_addr or args.sse_addr) if (
         args.http_addr or args.sse_addr) else ("", 0)
@@ -87,12 +123,20 @@ def run(args: argparse.Namespace) -> int:
     from ..server import create_server, run_http, run_sse, run_stdio
 
     server = create_server()
+    tuning: dict[str, Any] = {}  # only what was given: the defaults live with the server
+    if args.read_timeout is not None:
+        tuning["read_timeout"] = args.read_timeout
+    sessions: dict[str, Any] = {}
+    if args.session_idle_timeout is not None:
+        sessions["session_idle_timeout"] = args.session_idle_timeout
+    if args.max_sessions is not None:
+        sessions["max_sessions"] = args.max_sessions
     try:
         if args.http_addr:
             run_http(server, host, port, token or None, stateless=args.stateless,
-                     allowed_hosts=allowed or None)
+                     allowed_hosts=allowed or None, **tuning, **sessions)
         elif args.sse_addr:
-            run_sse(server, host, port, token or None, allowed_hosts=allowed or None)
+            run_sse(server, host, port, token or None, allowed_hosts=allowed or None, **tuning)
         else:
             run_stdio(server)
     except InvalidOptionsError as exc:

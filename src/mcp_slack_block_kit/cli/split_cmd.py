@@ -7,9 +7,11 @@ import json
 from typing import Any
 
 from ._io import (
+    MAX_READ_BYTES,
     CliError,
     add_converter_flags,
     add_input_argument,
+    json_error,
     options_from_args,
     read_text,
     write_json,
@@ -48,10 +50,10 @@ def _as_blocks(text: str, kind: str) -> Any:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as exc:
         if kind == "blocks":
-            where = (f"{exc.msg} (line {exc.lineno}, column {exc.colno})"
-                     if isinstance(exc, json.JSONDecodeError) else "nested too deeply")
-            raise CliError(f"invalid JSON: {where}") from None
+            raise CliError(json_error(exc)) from None
         return None
+    except ValueError as exc:  # well-formed JSON with a number Python will not convert
+        raise CliError(json_error(exc)) from None
     if kind == "auto" and not (isinstance(data, list) or (
             isinstance(data, dict) and "blocks" in data)):
         return None
@@ -60,10 +62,15 @@ def _as_blocks(text: str, kind: str) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Split and print the messages."""
+    from ..blocks.limits import DEFAULT_MAX_INPUT_BYTES
     from ..exceptions import BlockDecodeError, SlackBlockKitError
     from ..messages import to_messages
 
-    text = read_text(args.file)
+    markdown_limit = args.max_input_bytes if args.max_input_bytes > 0 else DEFAULT_MAX_INPUT_BYTES
+    if args.input == "markdown":
+        text = read_text(args.file, markdown_limit, label="convert")
+    else:  # blocks JSON may be larger than the Markdown limit; the converter checks Markdown
+        text = read_text(args.file, max(markdown_limit, MAX_READ_BYTES))
     data = _as_blocks(text, args.input)
     try:
         if data is None:

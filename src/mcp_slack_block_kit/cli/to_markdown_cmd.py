@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._io import add_input_argument
+from ._io import add_input_argument, flush_out, write_out
 from .validate_cmd import read_blocks
 
 EPILOG = """\
@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
 
     result = blocks_to_markdown(read_blocks(args.file))
     if result.markdown:
-        sys.stdout.write(result.markdown + "\n")
-    sys.stdout.flush()
+        write_out(result.markdown + "\n")
+    flush_out()
     sys.stderr.write("".join(f"warning: {w}\n" for w in result.warnings))
     return 0

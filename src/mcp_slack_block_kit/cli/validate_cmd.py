@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from ._io import CliError, add_input_argument, read_json, write_json
+from ._io import CliError, add_input_argument, flush_out, read_json, write_json, write_out
 
 EPILOG = """\
 examples:
@@ -62,8 +62,8 @@ def run(args: argparse.Namespace) -> int:
         write_json(result.to_dict())
     else:
         out = "".join(f"{v}\n" for v in result.errors + result.warnings)
-        sys.stdout.write(out)
-        sys.stdout.flush()
+        write_out(out)
+        flush_out()
         n_err, n_warn = len(result.errors), len(result.warnings)
         summary = "valid" if result.valid else "invalid"
         sys.stderr.write(f"{summary}: {len(blocks)} blocks, {n_err} error"

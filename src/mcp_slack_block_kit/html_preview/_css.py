@@ -103,6 +103,20 @@ color:#616061;line-height:1.38463}
 .sbk-context .sbk-img-ph-icon{font-size:12px}
 .sbk-context .sbk-img{max-width:20px;max-height:20px}
 .sbk-actions{display:flex;flex-wrap:wrap;gap:8px;margin:8px 0}
+.sbk-plan{border:1px solid #ddd;border-radius:8px;padding:8px 12px}
+.sbk-plan-title{font-weight:700;margin-bottom:4px}
+.sbk-steps{list-style:none;margin:0;padding:0}
+.sbk-step{margin:4px 0}
+.sbk-step-icon{display:inline-block;width:18px;font-weight:700;color:#616061}
+.sbk-step-complete .sbk-step-icon{color:#007a5a}
+.sbk-step-in-progress .sbk-step-icon{color:#1264a3}
+.sbk-step-error .sbk-step-icon{color:#e01e5a}
+.sbk-step-pending .sbk-step-title,.sbk-step-unknown .sbk-step-title{color:#616061}
+.sbk-step-details,.sbk-step-output,.sbk-step-sources{margin-left:18px;font-size:13px;color:#454245}
+.sbk-step-sources{display:flex;flex-wrap:wrap;gap:2px 10px}
+.sbk-step-source{font-size:12px}
+.sbk-context-actions{display:flex;gap:4px}
+.sbk-feedback{padding:0 8px}
 .sbk-button{display:inline-flex;align-items:center;height:28px;padding:0 12px;
 border:1px solid rgba(29,28,29,.3);border-radius:4px;background:#fff;color:#1d1c1d;
 font-size:13px;font-weight:700;text-decoration:none;white-space:nowrap}

@@ -6,6 +6,8 @@ import re
 from datetime import datetime, timezone
 from typing import Final
 
+from ._html import number_text
+
 _TOKEN: Final = re.compile(r"\{([a-z_]+)\}")
 _MAX_TS: Final = 253402300799  # 9999-12-31T23:59:59Z, the last instant datetime can show
 # English names spelled out: strftime's %A/%B follow the process locale.
@@ -51,6 +53,6 @@ def format_date(timestamp: object, fmt: object, fallback: object) -> str:
         timestamp = int(timestamp)
     if (not isinstance(timestamp, int) or isinstance(timestamp, bool)
             or not 0 <= timestamp <= _MAX_TS or not isinstance(fmt, str)):
-        return fallback if isinstance(fallback, str) else str(timestamp)
+        return fallback if isinstance(fallback, str) else number_text(timestamp)
     values = _tokens(datetime.fromtimestamp(timestamp, tz=timezone.utc))
     return _TOKEN.sub(lambda m: values.get(m.group(1), m.group(0)), fmt)

@@ -89,14 +89,36 @@ EMOJI: Final[dict[str, str]] = dict(
     if item
 )
 
-# Slack's optional ``unicode`` field on an emoji element: code points in hex joined by '-'.
-_UNICODE_FIELD = re.compile(r"[0-9A-Fa-f]{2,6}(?:-[0-9A-Fa-f]{2,6}){0,9}\Z")
+# Slack's optional ``unicode`` field on an emoji element: code points in hex joined by '-'
+# (``1f600``, ``1f44d-1f3fb``, ``0023-fe0f-20e3``); at most ten, the longest ZWJ sequences.
+_UNICODE_FIELD: Final = re.compile(r"[0-9A-Fa-f]{2,6}(?:-[0-9A-Fa-f]{2,6}){0,9}\Z")
+# The code points an emoji is made of: the keycap bases (#, *, 0-9), (c) and (R), the
+# symbol blocks from Letterlike Symbols to Misc Symbols and Arrows, CJK ideograph symbols,
+# the emoji planes' pictographs, and the joiners, variation selectors, keycap mark and tag
+# characters that build sequences. Anything else (markup characters, controls, bidi
+# overrides, private use) is not an emoji: the element falls back to its name.
+_EMOJI_POINTS: Final = (
+    (0x23, 0x23), (0x2A, 0x2A), (0x30, 0x39), (0xA9, 0xA9), (0xAE, 0xAE),
+    (0x200D, 0x200D), (0x203C, 0x203C), (0x2049, 0x2049), (0x20E3, 0x20E3),
+    (0x2100, 0x2BFF), (0x3030, 0x3030), (0x303D, 0x303D), (0x3297, 0x3297),
+    (0x3299, 0x3299), (0xFE0E, 0xFE0F), (0x1F000, 0x1FAFF), (0xE0020, 0xE007F),
+)
+# Sequence glue that cannot stand first (it would attach to the text before the emoji).
+_NOT_FIRST: Final = frozenset({0x200D, 0x20E3, 0xFE0E, 0xFE0F, *range(0xE0020, 0xE0080)})
+
+
+def _is_emoji_point(point: int) -> bool:
+    return any(low <= point <= high for low, high in _EMOJI_POINTS)
 
 
 def emoji_char(name: str, unicode_hex: object = None) -> str | None:
-    """The character for a shortcode name (or a valid ``unicode`` hex field), else ``None``."""
+    """The character for a shortcode name (or a valid ``unicode`` hex field), else ``None``.
+
+    The ``unicode`` field is used when every code point in it is one emoji are built from
+    and the first is not sequence glue; otherwise the name decides.
+    """
     if isinstance(unicode_hex, str) and _UNICODE_FIELD.match(unicode_hex):
         points = [int(part, 16) for part in unicode_hex.split("-")]
-        if all(0x20 < p <= 0x10FFFF and not 0xD800 <= p <= 0xDFFF for p in points):
+        if all(map(_is_emoji_point, points)) and points[0] not in _NOT_FIRST:
             return "".join(map(chr, points))
     return EMOJI.get(name)

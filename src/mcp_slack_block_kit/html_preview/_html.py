@@ -12,6 +12,7 @@ __all__ = [
     "emoji_html",
     "esc",
     "link_html",
+    "number_text",
     "safe_href",
     "safe_img_src",
     "slack_unescape",
@@ -42,6 +43,15 @@ def esc(text: str) -> str:
     if _CONTROL.search(text):
         text = _CONTROL.sub("\ufffd", text)
     return html.escape(text, quote=True)
+
+
+def number_text(value: object) -> str:
+    """``str(value)``, except that an integer too long for Python to print (over 4,300
+    digits, only possible from Python callers: JSON parsing refuses them) is summarised."""
+    try:
+        return str(value)
+    except ValueError:
+        return "(a number too long to show)"
 
 
 def slack_unescape(text: str) -> str:
@@ -79,13 +89,15 @@ def emoji_html(name: str, unicode_hex: object = None, skin_tone: object = None) 
     """An emoji: the Unicode character when known, else the ``:shortcode:``.
 
     ``skin_tone`` 2-6 (Slack's ``skin-tone-N``) adds the matching Fitzpatrick modifier.
+    The character is escaped like any text: ``emoji_char`` only yields emoji code points,
+    but the ``unicode`` field they come from is payload data.
     """
     char = emoji_char(name, unicode_hex)
     if char is None:
         return f'<span class="sbk-emoji sbk-emoji-unknown">:{esc(name)}:</span>'
     if isinstance(skin_tone, int) and not isinstance(skin_tone, bool) and 2 <= skin_tone <= 6:
         char += chr(_FITZPATRICK_2 + skin_tone - 2)
-    return f'<span class="sbk-emoji" title=":{esc(name)}:">{char}</span>'
+    return f'<span class="sbk-emoji" title=":{esc(name)}:">{esc(char)}</span>'
 
 
 def text_with_emoji(text: str) -> str:

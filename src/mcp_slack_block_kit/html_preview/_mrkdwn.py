@@ -34,20 +34,35 @@ def mention_pill(kind: str, label: str) -> str:
     return f'<span class="sbk-mention sbk-mention-{kind}">{esc(label)}</span>'
 
 
+def _refused_token(inner: str) -> str:
+    """A mention or broadcast token with a label: ``<!channel|x>``, ``<@U1|x>``, ``<#C1|x>``.
+
+    That is the shape a link to a non-URL destination takes in mrkdwn (``[x](!channel)``
+    written as ``<!channel|x>``), so the preview never draws it as a live mention or as a
+    link: the token is shown as typed, styled like a refused link. The bare forms
+    ``<@U1>``, ``<#C1>``, ``<!subteam^S1>`` and ``<!here>`` are still drawn as pills.
+    """
+    return ('<span class="sbk-link sbk-link-refused" title="mention token used as a link '
+            f'target: not drawn as a mention">{esc("<" + slack_unescape(inner) + ">")}</span>')
+
+
 def _angle(inner: str) -> str:
     """Render the inside of a ``<…>`` token."""
     target, bar, label = inner.partition("|")
     label = slack_unescape(label)
+    command, _, rest = target[1:].partition("^")
+    if bar and (target[:1] in ("@", "#") or (
+            target[:1] == "!" and (command in _BROADCASTS or command == "subteam"))):
+        return _refused_token(inner)
     if target.startswith("@"):
-        return mention_pill("user", "@" + (label or target[1:]).lstrip("@"))
+        return mention_pill("user", "@" + target[1:].lstrip("@"))
     if target.startswith("#"):
-        return mention_pill("channel", "#" + (label or target[1:]).lstrip("#"))
+        return mention_pill("channel", "#" + target[1:].lstrip("#"))
     if target.startswith("!"):
-        command, _, rest = target[1:].partition("^")
         if command in _BROADCASTS:
             return mention_pill("broadcast", "@" + command)
         if command == "subteam" and rest:
-            return mention_pill("usergroup", "@" + (label or rest).lstrip("@"))
+            return mention_pill("usergroup", "@" + rest.lstrip("@"))
         if command == "date":
             ts, _, tail = rest.partition("^")
             fmt, _, link = tail.partition("^")

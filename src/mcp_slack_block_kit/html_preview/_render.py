@@ -7,7 +7,7 @@ from typing import Any, Final
 
 from ..exceptions import BlockDecodeError
 from ._css import CSS
-from ._html import esc, link_html, safe_img_src, slack_unescape, text_with_emoji
+from ._html import esc, link_html, number_text, safe_img_src, slack_unescape, text_with_emoji
 from ._markdown import render_markdown
 from ._mrkdwn import render_mrkdwn
 from ._rich import render_rich_elements
@@ -153,7 +153,7 @@ def _cell(cell: object) -> str:
     for key in ("text", "value", "number"):
         value = cell.get(key)
         if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-            return esc(slack_unescape(str(value))) if isinstance(value, str) else esc(str(value))
+            return esc(slack_unescape(value)) if isinstance(value, str) else esc(number_text(value))
     return f'<span class="sbk-unknown-inline">{esc(str(kind))}</span>'
 
 
@@ -183,6 +183,65 @@ def _markdown(block: dict[str, Any]) -> str:
     return f'<div class="sbk-block sbk-markdown">{inner}</div>'
 
 
+# Status of a task card: icon and readable label; any other value is drawn as "unknown".
+_TASK_STATUS: Final = {
+    "complete": ("✓", "complete"), "in_progress": ("◐", "in progress"),
+    "pending": ("○", "pending"), "error": ("✕", "error"),
+}
+
+
+def _task(task: object) -> str:
+    if not isinstance(task, dict):
+        return ""
+    status = task.get("status")
+    known = status if isinstance(status, str) and status in _TASK_STATUS else "unknown"
+    icon, label = _TASK_STATUS.get(known, ("?", "unknown status"))
+    parts = [f'<span class="sbk-step-icon" role="img" aria-label="{label}">{icon}</span>',
+             f'<span class="sbk-step-title">{esc(_plain_str(task.get("title")))}</span>']
+    for key in ("details", "output"):
+        value = task.get(key)
+        if isinstance(value, dict):
+            parts.append(f'<div class="sbk-step-{key}">'
+                         f'{render_rich_elements(value.get("elements"))}</div>')
+    sources = [link_html(src.get("url"), esc(_plain_str(src.get("text")) or
+                                             _plain_str(src.get("url"))), cls="sbk-step-source")
+               for src in _items(task.get("sources")) if isinstance(src, dict)]
+    if sources:
+        parts.append(f'<div class="sbk-step-sources">{"".join(sources)}</div>')
+    return f'<li class="sbk-step sbk-step-{known.replace("_", "-")}">{"".join(parts)}</li>'
+
+
+def _plain_str(value: object) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _plan(block: dict[str, Any]) -> str:
+    title = esc(_plain_str(block.get("title")))
+    tasks = "".join(_task(t) for t in _items(block.get("tasks")))
+    return (f'<div class="sbk-block sbk-plan"><div class="sbk-plan-title">{title}</div>'
+            f'<ul class="sbk-steps">{tasks}</ul></div>')
+
+
+def _task_card(block: dict[str, Any]) -> str:
+    return f'<div class="sbk-block sbk-plan"><ul class="sbk-steps">{_task(block)}</ul></div>'
+
+
+def _context_actions(block: dict[str, Any]) -> str:
+    parts = []
+    for el in _items(block.get("elements")):
+        if not isinstance(el, dict):
+            continue
+        if el.get("type") == "feedback_buttons":
+            for key, icon in (("positive_button", "👍"), ("negative_button", "👎")):
+                button = el.get(key)
+                text = button.get("text") if isinstance(button, dict) else None
+                label = esc(_plain_str(text.get("text"))) if isinstance(text, dict) else ""
+                parts.append(f'<span class="sbk-button sbk-feedback" title="{label}">{icon}</span>')
+        else:
+            parts.append(_element(el))
+    return f'<div class="sbk-block sbk-context-actions">{"".join(parts)}</div>'
+
+
 def _unknown(block: dict[str, Any]) -> str:
     kind = block.get("type")
     return (f'<div class="sbk-block sbk-unknown"><span class="sbk-unknown-label">{esc(str(kind))}'
@@ -199,6 +258,9 @@ _BLOCKS: Final[dict[str, Callable[[dict[str, Any]], str]]] = {
     "rich_text": _rich_text,
     "table": _table,
     "markdown": _markdown,
+    "plan": _plan,
+    "task_card": _task_card,
+    "context_actions": _context_actions,
 }
 
 

@@ -14,6 +14,7 @@ __all__ = ["render_inline", "render_rich_elements"]
 _BULLETS: Final = ("disc", "circle", "square")
 _NUMBERS: Final = ("decimal", "lower-alpha", "lower-roman")
 _MAX_INDENT: Final = 8  # Slack's documented indent range is 0..8
+_MAX_START: Final = 2**31 - 1  # the largest list number a browser counts to
 _HEX_COLOR: Final = frozenset("0123456789abcdefABCDEF")
 
 
@@ -129,7 +130,7 @@ def _list(el: dict[str, Any]) -> str:
         if isinstance(item, dict):
             lis.append(f"<li>{_task_marker(item.get('elements'))}</li>")
     tag = "ol" if ordered else "ul"
-    start = f' start="{max(offset, 0) + 1}"' if ordered else ""
+    start = f' start="{min(max(offset, 0), _MAX_START - 1) + 1}"' if ordered else ""
     border = " sbk-list-border" if el.get("border") == 1 else ""
     return (f'<{tag} class="sbk-list sbk-indent-{indent}{border}" '
             f'style="list-style-type:{marker}"{start}>{"".join(lis)}</{tag}>')

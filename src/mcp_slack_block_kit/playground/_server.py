@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import socket
+import sys
 import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -10,15 +13,19 @@ from typing import Any, Final
 
 from ..blocks.limits import DEFAULT_MAX_INPUT_BYTES
 from ..exceptions import SlackBlockKitError
+from ..server._addr import host_header_name
 from ._api import render_request
 from ._page import APP_JS, PAGE_HTML
 
-__all__ = ["LOOPBACK", "MAX_BODY_BYTES", "PlaygroundServer", "make_server"]
+__all__ = ["LOOPBACK", "MAX_BODY_BYTES", "REQUEST_TIMEOUT", "PlaygroundServer", "make_server"]
 
 LOOPBACK: Final = "127.0.0.1"
 # JSON escaping can make a request several times larger than its Markdown; 4x the
 # converter's input cap is 1 MiB, the same cap as the MCP HTTP transports.
 MAX_BODY_BYTES: Final = 4 * DEFAULT_MAX_INPUT_BYTES
+# Seconds a client has to send a whole request (head and body), and the longest a keep-alive
+# connection may sit idle: a stalled or trickling client cannot hold a thread for longer.
+REQUEST_TIMEOUT: Final = 10.0
 
 # The page runs only its own same-origin script; the preview sits in a sandboxed iframe
 # whose document carries its own script-free policy.
@@ -38,6 +45,33 @@ class _Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet by default: a playground should not spam the terminal per keystroke."""
+
+    def setup(self) -> None:
+        # Every blocking socket call gives up after the timeout (a client that stops sending).
+        super().setup()
+        self.connection.settimeout(self.server.request_timeout)
+
+    def handle_one_request(self) -> None:
+        # A deadline for the whole request, too: a client trickling one byte just inside each
+        # socket timeout would otherwise never finish its head. Cancelled once it is read.
+        self._deadline = threading.Timer(self.server.request_timeout, self._expire)
+        self._deadline.daemon = True
+        self._deadline.start()
+        try:
+            super().handle_one_request()
+        finally:
+            self._deadline.cancel()
+
+    def _expire(self) -> None:
+        self.close_connection = True
+        # Shut the reading side only: the blocked read returns at once, and an answer (408)
+        # can still be written.
+        with contextlib.suppress(OSError):
+            self.connection.shutdown(socket.SHUT_RD)
+
+    def _request_read(self) -> None:
+        """The request is in: processing it is not subject to the read deadline."""
+        self._deadline.cancel()
 
     def _send(self, status: int, content_type: str, body: bytes) -> None:
         self.send_response(status)
@@ -60,10 +94,11 @@ class _Handler(BaseHTTPRequestHandler):
     def _host_ok(self) -> bool:
         # DNS-rebinding guard: a page on another site that resolves its name to 127.0.0.1
         # still sends its own Host header, so only loopback names are served.
-        host = (self.headers.get("Host") or "").rsplit(":", 1)[0]
+        host = host_header_name(self.headers.get("Host") or "")
         return host in ("127.0.0.1", "localhost", "[::1]")
 
     def do_GET(self) -> None:
+        self._request_read()
         if not self._host_ok():
             self._json(HTTPStatus.FORBIDDEN, {"error": "forbidden host"})
             return
@@ -98,12 +133,25 @@ class _Handler(BaseHTTPRequestHandler):
                        {"error": f"request body over {self.server.max_body_bytes} bytes"})
             return
         try:
-            data = json.loads(self.rfile.read(length).decode("utf-8"))
+            body = self.rfile.read(length)
+        except TimeoutError:
+            body = b""
+        if len(body) < length:  # the client stalled or gave up part-way through the body
+            self.close_connection = True
+            self._json(HTTPStatus.REQUEST_TIMEOUT, {"error": "request body not received in time"})
+            return
+        self._request_read()
+        try:
+            data = json.loads(body.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             self._json(HTTPStatus.BAD_REQUEST, {"error": f"invalid JSON: {exc}"})
             return
         except RecursionError:
             self._json(HTTPStatus.BAD_REQUEST, {"error": "invalid JSON: nested too deeply"})
+            return
+        except ValueError:  # well-formed, but an integer over Python's 4,300-digit limit
+            self._json(HTTPStatus.BAD_REQUEST,
+                       {"error": "invalid JSON: a number has too many digits"})
             return
         try:
             result = render_request(data)
@@ -122,11 +170,18 @@ class PlaygroundServer(ThreadingHTTPServer):
 
     daemon_threads = True
     max_body_bytes = MAX_BODY_BYTES
+    request_timeout = REQUEST_TIMEOUT
 
     @property
     def url(self) -> str:
         """The page's address, e.g. ``http://127.0.0.1:8765/``."""
         return f"http://{LOOPBACK}:{self.server_address[1]}/"
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that vanished or timed out is routine here, not worth a traceback."""
+        if isinstance(sys.exc_info()[1], OSError):
+            return
+        super().handle_error(request, client_address)
 
     def start_in_thread(self) -> threading.Thread:
         """Serve from a daemon thread (tests, scripts); stop with ``shutdown()``."""
@@ -135,6 +190,12 @@ class PlaygroundServer(ThreadingHTTPServer):
         return thread
 
 
-def make_server(port: int = 0) -> PlaygroundServer:
-    """Bind the playground on 127.0.0.1:``port`` (0 = a free port); call ``serve_forever``."""
-    return PlaygroundServer((LOOPBACK, port), _Handler)
+def make_server(port: int = 0, *, request_timeout: float = REQUEST_TIMEOUT) -> PlaygroundServer:
+    """Bind the playground on 127.0.0.1:``port`` (0 = a free port); call ``serve_forever``.
+
+    ``request_timeout`` bounds, in seconds, how long a client may take to send a request and
+    how long a keep-alive connection may stay idle.
+    """
+    server = PlaygroundServer((LOOPBACK, port), _Handler)
+    server.request_timeout = request_timeout
+    return server

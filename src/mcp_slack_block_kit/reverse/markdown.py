@@ -14,6 +14,7 @@ __all__ = [
     "W_ACCESSORY",
     "W_ACTIONS",
     "W_CONTEXT",
+    "W_FEEDBACK",
     "W_IMAGE",
     "W_MRKDWN",
     "ReverseResult",
@@ -27,6 +28,11 @@ W_ACCESSORY = ("section accessory elements (buttons, images, menus) have no Mark
                "equivalent and were omitted")
 W_IMAGE = "image block has no public URL (slack_file reference); emitted with an empty link"
 W_CONTEXT = "context blocks render as small secondary text in Slack; emitted as a plain line"
+W_FEEDBACK = ("context_actions blocks (feedback and icon buttons) have no Markdown equivalent "
+              "and were omitted")
+# How a task's status reads in a GFM task list (complete is the ticked box itself).
+_TASK_STATUS = {"complete": "", "in_progress": " *(in progress)*", "pending": " *(pending)*",
+                "error": " *(error)*"}
 
 
 def _w_block(type_: str) -> str:
@@ -302,6 +308,42 @@ class _Writer:
     def actions(self, block: Mapping[str, Any]) -> None:
         self.warn(W_ACTIONS)
 
+    def context_actions(self, block: Mapping[str, Any]) -> None:
+        self.warn(W_FEEDBACK)
+
+    def task_lines(self, task: Mapping[str, Any]) -> str:
+        """One GFM task-list item: the box, the title and status, then details, output and
+        sources as the item's continuation lines."""
+        status = _s(task.get("status"))
+        box = "[x]" if status == "complete" else "[ ]"
+        lines = [f"- {box} {_s(task.get('title'))}{_TASK_STATUS.get(status, '')}\n"]
+        for name, label in (("details", "Details"), ("output", "Output")):
+            value = task.get(name)
+            if isinstance(value, Mapping):
+                text = " ".join(self.inline_text(el) for el in value.get("elements") or ()
+                                if isinstance(el, Mapping))
+                if text.strip():
+                    lines.append(f"  {label}: {text}\n")
+        links = [f"[{_s(src.get('text')) or _s(src.get('url'))}]({_s(src.get('url'))})"
+                 for src in task.get("sources") or () if isinstance(src, Mapping)]
+        if links:
+            lines.append(f"  Sources: {', '.join(links)}\n")
+        return "".join(lines)
+
+    def plan(self, block: Mapping[str, Any]) -> None:
+        title = _s(block.get("title"))
+        if title:
+            self.emit(f"**{title}**")
+            self.end_block()
+        tasks = [t for t in block.get("tasks") or () if isinstance(t, Mapping)]
+        if tasks:
+            self.emit("".join(self.task_lines(t) for t in tasks))
+            self.end_block()
+
+    def task_card(self, block: Mapping[str, Any]) -> None:
+        self.emit(self.task_lines(block))
+        self.end_block()
+
 
 _INLINE: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "user": lambda el: f"<@{_s(el.get('user_id'))}>",
@@ -324,6 +366,9 @@ _BLOCKS: dict[str, Callable[[_Writer, Mapping[str, Any]], None]] = {
     "table": _Writer.table,
     "context": _Writer.context,
     "actions": _Writer.actions,
+    "context_actions": _Writer.context_actions,
+    "plan": _Writer.plan,
+    "task_card": _Writer.task_card,
 }
 
 

@@ -63,21 +63,25 @@ async def serve_stdio(server: MCPServer) -> None:
 async def serve_http(server: MCPServer, host: str = "127.0.0.1", port: int | None = None,
                      token: str | None = None, *, stateless: bool = False,
                      allowed_hosts: Sequence[str] | None = None,
-                     ready: _Ready | None = None) -> None:
+                     ready: _Ready | None = None, read_timeout: float | None = None,
+                     session_idle_timeout: float | None = None,
+                     max_sessions: int | None = None) -> None:
     """Serve streamable HTTP at ``http://host:port/mcp`` (async form of ``run_http``)."""
     from .http import serve_http as _serve
 
     await _serve(server, *_host_port(host, port), token, stateless=stateless,
-                 allowed_hosts=allowed_hosts, ready=ready)
+                 allowed_hosts=allowed_hosts, ready=ready, read_timeout=read_timeout,
+                 session_idle_timeout=session_idle_timeout, max_sessions=max_sessions)
 
 
 async def serve_sse(server: MCPServer, host: str = "127.0.0.1", port: int | None = None,
                     token: str | None = None, *, allowed_hosts: Sequence[str] | None = None,
-                    ready: _Ready | None = None) -> None:
+                    ready: _Ready | None = None, read_timeout: float | None = None) -> None:
     """Serve legacy HTTP+SSE, stream at ``GET /`` (async form of ``run_sse``)."""
     from .http import serve_sse as _serve
 
-    await _serve(server, *_host_port(host, port), token, allowed_hosts=allowed_hosts, ready=ready)
+    await _serve(server, *_host_port(host, port), token, allowed_hosts=allowed_hosts,
+                 ready=ready, read_timeout=read_timeout)
 
 
 def run_stdio(server: MCPServer) -> None:
@@ -89,7 +93,9 @@ def run_stdio(server: MCPServer) -> None:
 
 def run_http(server: MCPServer, host: str = "127.0.0.1", port: int | None = None,
              token: str | None = None, *, stateless: bool = False,
-             allowed_hosts: Sequence[str] | None = None, ready: _Ready | None = None) -> None:
+             allowed_hosts: Sequence[str] | None = None, ready: _Ready | None = None,
+             read_timeout: float | None = None, session_idle_timeout: float | None = None,
+             max_sessions: int | None = None) -> None:
     """Serve streamable HTTP at ``http://host:port/mcp``; blocks until SIGINT/SIGTERM.
 
     ``host`` may also be a whole ``"HOST:PORT"`` address (with ``port`` left out); the default
@@ -99,35 +105,45 @@ def run_http(server: MCPServer, host: str = "127.0.0.1", port: int | None = None
     with JSON responses (for several replicas behind a load balancer). A non-loopback ``host``
     requires ``allowed_hosts`` (Host names accepted by the DNS-rebinding check; ``["*"]``
     disables it). ``port=0`` picks a free port, reported through ``ready(host, port)``.
+
+    ``read_timeout`` bounds, in seconds, receiving a request head and then its body (10 s
+    each by default). Stateful sessions idle for ``session_idle_timeout`` seconds are closed
+    (default 600) and at most ``max_sessions`` are open at once (default 1000).
     """
     import anyio
 
     async def main() -> None:
         await serve_http(server, host, port, token, stateless=stateless,
-                         allowed_hosts=allowed_hosts, ready=ready)
+                         allowed_hosts=allowed_hosts, ready=ready, read_timeout=read_timeout,
+                         session_idle_timeout=session_idle_timeout, max_sessions=max_sessions)
 
     anyio.run(main)
 
 
 def run_sse(server: MCPServer, host: str = "127.0.0.1", port: int | None = None,
             token: str | None = None, *, allowed_hosts: Sequence[str] | None = None,
-            ready: _Ready | None = None) -> None:
+            ready: _Ready | None = None, read_timeout: float | None = None) -> None:
     """Serve legacy HTTP+SSE (GET ``/`` opens the stream); blocks until SIGINT/SIGTERM."""
     import anyio
 
     async def main() -> None:
-        await serve_sse(server, host, port, token, allowed_hosts=allowed_hosts, ready=ready)
+        await serve_sse(server, host, port, token, allowed_hosts=allowed_hosts, ready=ready,
+                        read_timeout=read_timeout)
 
     anyio.run(main)
 
 
 def http_app(server: MCPServer, *, host: str = "127.0.0.1", token: str | None = None,
-             stateless: bool = False, allowed_hosts: Sequence[str] | None = None) -> ASGIApp:
-    """The hardened streamable-HTTP ASGI app (auth, 1 MiB cap, DNS-rebinding protection)."""
+             stateless: bool = False, allowed_hosts: Sequence[str] | None = None,
+             session_idle_timeout: float | None = None,
+             max_sessions: int | None = None) -> ASGIApp:
+    """The hardened streamable-HTTP ASGI app (auth, 1 MiB cap, DNS-rebinding protection,
+    idle sessions closed after ``session_idle_timeout`` s, at most ``max_sessions``)."""
     from .http import http_app as _app
 
     return _app(server, host=host, token=token, stateless=stateless,
-                allowed_hosts=allowed_hosts)
+                allowed_hosts=allowed_hosts, session_idle_timeout=session_idle_timeout,
+                max_sessions=max_sessions)
 
 
 def sse_app(server: MCPServer, *, host: str = "127.0.0.1", token: str | None = None,

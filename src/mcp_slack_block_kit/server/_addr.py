@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import ipaddress
 
-__all__ = ["LOOPBACK_HOSTS", "is_loopback", "is_loopback_host", "split_host_port"]
+__all__ = ["LOOPBACK_HOSTS", "host_header_name", "is_loopback", "is_loopback_host",
+           "split_host_port"]
 
 # Host names a loopback bind answers to (DNS-rebinding protection allows only these).
 LOOPBACK_HOSTS: tuple[str, ...] = ("127.0.0.1", "localhost", "[::1]")
@@ -49,3 +50,24 @@ def is_loopback(addr: str) -> bool:
     except ValueError:
         return False
     return is_loopback_host(host)
+
+
+def host_header_name(value: str) -> str | None:
+    """The host of a ``Host`` header value, lower-cased and without its port.
+
+    ``"127.0.0.1:8765"`` → ``"127.0.0.1"``, ``"[::1]"`` and ``"[::1]:80"`` → ``"[::1]"``,
+    ``"LocalHost"`` → ``"localhost"``. ``None`` for a malformed value (an unclosed bracket,
+    a non-numeric port, a bare IPv6 address without brackets).
+    """
+    if value.startswith("["):
+        close = value.find("]")
+        if close < 0:
+            return None
+        name, rest = value[: close + 1], value[close + 1 :]
+    else:
+        name, sep, port = value.partition(":")
+        rest = sep + port
+    port = rest[1:]
+    if rest and not (rest.startswith(":") and (not port or (port.isascii() and port.isdigit()))):
+        return None
+    return name.lower() if name else None

@@ -2,8 +2,12 @@
 
 The ASGI stack around the SDK's app, outermost first (tools.md §11.5)::
 
-    bearer auth (every path and method) -> 1 MiB body cap -> stream tracker
-        -> [stateless: 405 for GET/DELETE] -> SDK app (Host/Origin checks inside)
+    bearer auth (every path and method) -> 1 MiB body cap -> complete bodies only
+        -> stream tracker
+        -> [stateless: 405 for GET/DELETE] [SSE: Host/Origin check] -> SDK app
+
+Under it, the HTTP protocol itself enforces the request-head size and the head and body read
+timeouts, before any of the ASGI stack runs.
 
 ``serve_http`` / ``serve_sse`` run it under uvicorn with our own signal handling, so SIGINT and
 SIGTERM end in a normal return (exit status 0) after in-flight calls have finished.
@@ -14,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
+import re
 import signal
 import socket
 from collections.abc import Awaitable, Callable, Iterator, Sequence
@@ -23,7 +28,12 @@ from typing import Any
 import anyio
 import h11
 from mcp.server.mcpserver import MCPServer
-from mcp.server.transport_security import RequestBodyLimitMiddleware, TransportSecuritySettings
+from mcp.server.transport_security import (
+    RequestBodyLimitMiddleware,
+    TransportSecurityMiddleware,
+    TransportSecuritySettings,
+)
+from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn import Config as _UvicornConfig
 from uvicorn import Server as _UvicornServer
@@ -34,11 +44,15 @@ from ..exceptions import InvalidOptionsError
 from ._addr import LOOPBACK_HOSTS, is_loopback_host
 
 __all__ = [
+    "BODY_READ_TIMEOUT",
     "HEADER_READ_TIMEOUT",
     "IDLE_TIMEOUT",
     "MAX_BODY_BYTES",
     "MAX_HEADER_BYTES",
+    "MAX_SESSIONS",
+    "SESSION_IDLE_TIMEOUT",
     "BearerAuth",
+    "HostOriginCheck",
     "PostOnly",
     "StreamTracker",
     "http_app",
@@ -52,9 +66,15 @@ __all__ = [
 log = logging.getLogger("mcp_slack_block_kit.server")
 
 MAX_BODY_BYTES = 1024 * 1024  # request body cap (413 above)
-MAX_HEADER_BYTES = 64 * 1024  # request line + headers
+MAX_HEADER_BYTES = 64 * 1024  # request line + headers + the blank line ending them (431 above)
 HEADER_READ_TIMEOUT = 10.0  # seconds to receive a complete request head
+BODY_READ_TIMEOUT = 10.0  # then seconds to receive its whole body (408 otherwise)
 IDLE_TIMEOUT = 120  # keep-alive idle seconds between requests
+# Stateful streamable HTTP: a session with no request in flight and no open GET stream for
+# this long is closed (its id then answers 404), so abandoned sessions cannot pile up; at most
+# MAX_SESSIONS are open at once (503 for a new one beyond that).
+SESSION_IDLE_TIMEOUT = 600.0
+MAX_SESSIONS = 1000
 SHUTDOWN_DRAIN_TIMEOUT = 3.5  # wait this long for in-flight calls before ending streams
 SHUTDOWN_FORCE_TIMEOUT = 1  # then uvicorn cancels whatever is still running
 MCP_PATH = "/mcp"
@@ -79,11 +99,15 @@ async def _plain_response(send: Send, status: int, body: bytes,
 
 
 class BearerAuth:
-    """Require ``Authorization: Bearer <token>`` on every HTTP request (constant-time check)."""
+    """Require ``Authorization: Bearer <token>`` on every HTTP request (constant-time check).
+
+    The scheme name is case-insensitive (``bearer``, ``BEARER``), as for every HTTP
+    authentication scheme; one or more spaces may separate it from the token.
+    """
 
     def __init__(self, app: ASGIApp, token: str) -> None:
         self.app = app
-        self._expected = b"Bearer " + token.encode("utf-8")
+        self._expected = token.encode("utf-8")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -94,8 +118,11 @@ class BearerAuth:
             if name == b"authorization":
                 given = value
                 break
-        # compare_digest does not exit early, not even on a length mismatch.
-        if hmac.compare_digest(given, self._expected):
+        scheme, _, credentials = given.partition(b" ")
+        # compare_digest does not exit early, not even on a length mismatch; the scheme name
+        # is no secret.
+        token_ok = hmac.compare_digest(credentials.lstrip(b" "), self._expected)
+        if token_ok and scheme.lower() == b"bearer":
             await self.app(scope, receive, send)
             return
         await _plain_response(send, 401, b"unauthorized\n",
@@ -171,6 +198,52 @@ class PostOnly:
         await self.app(scope, receive, send)
 
 
+class HostOriginCheck:
+    """DNS-rebinding check in front of the SSE app, with the SDK's own rules and answers
+    (421 for a foreign Host, 403 for a foreign Origin, one warning line each).
+
+    The SDK's SSE endpoint makes the same check but then raises, which the server logs as a
+    full traceback for every refused request; checked here first, the SDK never sees one.
+    """
+
+    def __init__(self, app: ASGIApp, settings: TransportSecuritySettings) -> None:
+        self.app = app
+        self._security = TransportSecurityMiddleware(settings)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            refusal = await self._security.validate_request(
+                Request(scope, receive), is_post=scope["method"] == "POST")
+            if refusal is not None:
+                await refusal(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+class _CompleteBodiesOnly:
+    """Pass a request on only once its whole body is in (the SDK's body cap, outside this,
+    has buffered it). A client that left part-way through its body, or was cut off by the
+    body read timeout, has nobody left to answer: it ends here quietly instead of as a
+    ``ClientDisconnect`` traceback from the SDK's request handler."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        first = await receive()
+        if first["type"] == "http.disconnect" or first.get("more_body", False):
+            return
+        pending: list[Message] = [first]
+
+        async def replay() -> Message:
+            return pending.pop() if pending else await receive()
+
+        await self.app(scope, replay, send)
+
+
 class _InFlight:
     """MCP-level middleware counting requests being handled (tool calls and the like).
 
@@ -229,31 +302,50 @@ def security_settings(host: str, allowed_hosts: Sequence[str] | None = None
 def _wrap(app: ASGIApp, token: str | None) -> tuple[ASGIApp, StreamTracker]:
     tracker = StreamTracker(app)
     # Auth first, then the body cap (tools.md §11.5).
-    wrapped: ASGIApp = RequestBodyLimitMiddleware(tracker, MAX_BODY_BYTES)
+    wrapped: ASGIApp = RequestBodyLimitMiddleware(_CompleteBodiesOnly(tracker), MAX_BODY_BYTES)
     if token:
         wrapped = BearerAuth(wrapped, token)
     return wrapped, tracker
 
 
 def http_app(server: MCPServer, *, host: str = "127.0.0.1", token: str | None = None,
-             stateless: bool = False, allowed_hosts: Sequence[str] | None = None) -> ASGIApp:
+             stateless: bool = False, allowed_hosts: Sequence[str] | None = None,
+             session_idle_timeout: float | None = None,
+             max_sessions: int | None = None) -> ASGIApp:
     """The hardened streamable-HTTP ASGI app (endpoint ``/mcp``), e.g. to mount in your own app.
 
     ``stateless=True`` keeps no session between requests and answers every POST with one JSON
     response, so several processes can sit behind a plain load balancer. Its lifespan must run
-    (Starlette / uvicorn do this), it starts the SDK's session manager.
+    (Starlette / uvicorn do this), it starts the SDK's session manager. Stateful sessions idle
+    for ``session_idle_timeout`` seconds are closed (default ``SESSION_IDLE_TIMEOUT``), and at
+    most ``max_sessions`` are open at once (default ``MAX_SESSIONS``).
     """
     return _http_app(server, host=host, token=token, stateless=stateless,
-                     allowed_hosts=allowed_hosts)[0]
+                     allowed_hosts=allowed_hosts, session_idle_timeout=session_idle_timeout,
+                     max_sessions=max_sessions)[0]
+
+
+def _positive(name: str, value: float) -> float:
+    if not value > 0 or value == float("inf"):
+        raise InvalidOptionsError(f"{name} must be a positive number of seconds, not {value!r}")
+    return value
 
 
 def _http_app(server: MCPServer, *, host: str, token: str | None, stateless: bool,
-              allowed_hosts: Sequence[str] | None) -> tuple[ASGIApp, StreamTracker]:
+              allowed_hosts: Sequence[str] | None, session_idle_timeout: float | None = None,
+              max_sessions: int | None = None) -> tuple[ASGIApp, StreamTracker]:
+    idle = _positive("session idle timeout", SESSION_IDLE_TIMEOUT
+                     if session_idle_timeout is None else session_idle_timeout)
+    cap = MAX_SESSIONS if max_sessions is None else max_sessions
+    if cap < 1:
+        raise InvalidOptionsError(f"max sessions must be at least 1, not {cap!r}")
     app = server.streamable_http_app(
         streamable_http_path=MCP_PATH,
         json_response=stateless,
         stateless_http=stateless,
         max_request_body_size=MAX_BODY_BYTES,
+        session_idle_timeout=idle,
+        max_sessions=cap,
         transport_security=security_settings(host, allowed_hosts),
         host=host,
     )
@@ -269,54 +361,139 @@ def sse_app(server: MCPServer, *, host: str = "127.0.0.1", token: str | None = N
 
 def _sse_app(server: MCPServer, *, host: str, token: str | None,
              allowed_hosts: Sequence[str] | None) -> tuple[ASGIApp, StreamTracker]:
+    settings = security_settings(host, allowed_hosts)
     app = server.sse_app(
         sse_path=SSE_PATH,
         message_path=SSE_MESSAGE_PATH,
         max_request_body_size=MAX_BODY_BYTES,
-        transport_security=security_settings(host, allowed_hosts),
+        transport_security=settings,
         host=host,
     )
-    return _wrap(app, token)
+    return _wrap(HostOriginCheck(app, settings), token)
 
 
 # --------------------------------------------------------------------------- uvicorn runner
 
 
-class _TimedH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol plus a header-read timeout (slow-loris protection).
+_HEAD_END = re.compile(rb"\n\r?\n")  # where h11 finds the end of a request head
+_HEAD_TOO_LARGE = b"request head over %d bytes\n"
+_BODY_TIMEOUT = b"request body not received in time\n"
 
-    A connection must deliver a complete request head within ``HEADER_READ_TIMEOUT`` seconds
-    of connecting, or of starting to send its next request; otherwise it is closed.
+
+class _TimedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol plus read timeouts (slow-loris protection) and an exact head cap.
+
+    A connection must deliver a complete request head within ``head_timeout`` seconds of
+    connecting, or of starting to send its next request; otherwise it is closed. Once the
+    head is in, the body must arrive within ``body_timeout`` seconds, or the answer is 408
+    and the connection closes. A head over ``max_head_bytes`` (counted up to and including
+    the blank line ending it) is answered 431 and the connection closed: h11's own limit
+    applies only to data it has not parsed yet, so a head arriving in two reads could
+    otherwise reach about twice the cap.
     """
 
+    head_timeout = HEADER_READ_TIMEOUT
+    body_timeout = BODY_READ_TIMEOUT
+    max_head_bytes = MAX_HEADER_BYTES
     _head_timer: asyncio.TimerHandle | None = None
+    _body_timer: asyncio.TimerHandle | None = None
+    _head_seen = 0  # bytes of the request head being received so far
+    _head_tail = b""  # its last bytes, for a head end split across two reads
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self._head_timer = self.loop.call_later(HEADER_READ_TIMEOUT, self._head_timeout)
+        self._head_timer = self.loop.call_later(self.head_timeout, self._head_timeout)
 
     def data_received(self, data: bytes) -> None:
+        if self.conn.their_state is h11.IDLE and not self._head_fits(data):
+            self._refuse(b"431 Request Header Fields Too Large",
+                         _HEAD_TOO_LARGE % self.max_head_bytes)
+            return
         super().data_received(data)
-        waiting_for_head = self.conn.their_state is h11.IDLE and not self.transport.is_closing()
-        if not waiting_for_head:
-            self._cancel_head_timer()
-        elif self._head_timer is None:
-            self._head_timer = self.loop.call_later(HEADER_READ_TIMEOUT, self._head_timeout)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._cancel_head_timer()
-        super().connection_lost(exc)
-
-    def _cancel_head_timer(self) -> None:
+        if self.transport.is_closing():
+            self._cancel_timers()
+            return
+        state = self.conn.their_state
+        if state is h11.IDLE:  # still in (or waiting for) a request head
+            if self._head_timer is None:
+                self._head_timer = self.loop.call_later(self.head_timeout, self._head_timeout)
+            return
+        self._head_seen, self._head_tail = 0, b""
         if self._head_timer is not None:
             self._head_timer.cancel()
             self._head_timer = None
+        if state is h11.SEND_BODY:
+            if self._body_timer is None:
+                self._body_timer = self.loop.call_later(self.body_timeout, self._body_timeout)
+        elif self._body_timer is not None:
+            self._body_timer.cancel()
+            self._body_timer = None
+
+    def _head_fits(self, data: bytes) -> bool:
+        window = self._head_tail + data
+        end = _HEAD_END.search(window)
+        size = self._head_seen - len(self._head_tail) + (end.end() if end else len(window))
+        if size > self.max_head_bytes:
+            return False
+        if end is None:
+            self._head_seen = size
+            self._head_tail = window[-3:]
+        return True
+
+    def _refuse(self, status_line: bytes, body: bytes) -> None:
+        """Answer with a bare response and close, bypassing h11 (no request was parsed)."""
+        self._cancel_timers()
+        self.transport.write(b"HTTP/1.1 " + status_line + b"\r\ncontent-type: text/plain; "
+                             b"charset=utf-8\r\ncontent-length: %d\r\nconnection: close"
+                             b"\r\n\r\n" % len(body) + body)
+        self.transport.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._cancel_timers()
+        super().connection_lost(exc)
+
+    def _cancel_timers(self) -> None:
+        for timer in (self._head_timer, self._body_timer):
+            if timer is not None:
+                timer.cancel()
+        self._head_timer = self._body_timer = None
 
     def _head_timeout(self) -> None:
         self._head_timer = None
         idle = self.cycle is None or self.cycle.response_complete
         if idle and self.conn.their_state is h11.IDLE:
             self.transport.close()
+
+    def _body_timeout(self) -> None:
+        self._body_timer = None
+        if self.conn.their_state is not h11.SEND_BODY or self.transport.is_closing():
+            return
+        log.info("closing a connection whose request body stalled for %.1f s",
+                 self.body_timeout)
+        cycle = self.cycle
+        if cycle is not None and not cycle.response_started:
+            # The app is still waiting for the body: it now sees a disconnect, and whatever it
+            # answers is dropped; the client gets the 408.
+            cycle.disconnected = True
+            cycle.message_event.set()
+            try:
+                out = self.conn.send(h11.Response(status_code=408, reason=b"Request Timeout",
+                                                  headers=[
+                    (b"content-type", b"text/plain; charset=utf-8"),
+                    (b"content-length", b"%d" % len(_BODY_TIMEOUT)),
+                    (b"connection", b"close")]))
+                out = (out or b"") + (self.conn.send(h11.Data(data=_BODY_TIMEOUT)) or b"")
+                out += self.conn.send(h11.EndOfMessage()) or b""
+                self.transport.write(out)
+            except h11.LocalProtocolError:
+                pass
+        self.transport.close()
+
+
+def _protocol(head_timeout: float, body_timeout: float) -> type[_TimedH11Protocol]:
+    """The protocol class with these timeouts (uvicorn instantiates the class itself)."""
+    return type("_TimedH11Protocol", (_TimedH11Protocol,),
+                {"head_timeout": head_timeout, "body_timeout": body_timeout})
 
 
 class _Uvicorn(_UvicornServer):
@@ -365,7 +542,12 @@ def _signals_or_nothing() -> Iterator[Any]:
 
 async def _serve(server: MCPServer, app: ASGIApp, tracker: StreamTracker, *, host: str,
                  port: int, label: str, path: str, lifespan: bool, token: str | None,
-                 ready: Callable[[str, int], None] | None) -> None:
+                 ready: Callable[[str, int], None] | None,
+                 read_timeout: float | None = None) -> None:
+    if read_timeout is None:
+        protocol = _protocol(HEADER_READ_TIMEOUT, BODY_READ_TIMEOUT)
+    else:
+        protocol = _protocol(*(2 * [_positive("read timeout", read_timeout)]))
     try:
         sock = _bind(host, port)
     except OSError as exc:
@@ -375,7 +557,7 @@ async def _serve(server: MCPServer, app: ASGIApp, tracker: StreamTracker, *, hos
     warn_if_exposed(host, token)
     config = _UvicornConfig(
         app,
-        http=_TimedH11Protocol,
+        http=protocol,
         lifespan="on" if lifespan else "off",
         timeout_keep_alive=IDLE_TIMEOUT,
         timeout_graceful_shutdown=SHUTDOWN_FORCE_TIMEOUT,
@@ -460,24 +642,34 @@ async def _serve(server: MCPServer, app: ASGIApp, tracker: StreamTracker, *, hos
 async def serve_http(server: MCPServer, host: str = "127.0.0.1", port: int = 8080,
                      token: str | None = None, *, stateless: bool = False,
                      allowed_hosts: Sequence[str] | None = None,
-                     ready: Callable[[str, int], None] | None = None) -> None:
+                     ready: Callable[[str, int], None] | None = None,
+                     read_timeout: float | None = None,
+                     session_idle_timeout: float | None = None,
+                     max_sessions: int | None = None) -> None:
     """Serve streamable HTTP at ``http://host:port/mcp`` until SIGINT/SIGTERM or cancellation.
 
     ``port=0`` picks a free port; ``ready(host, port)`` is called once the server accepts
-    connections. Raises ``OSError`` when the address cannot be bound and
-    ``InvalidOptionsError`` for a non-loopback ``host`` without ``allowed_hosts``.
+    connections. ``read_timeout`` (seconds) bounds receiving a request head and then its body
+    (default ``HEADER_READ_TIMEOUT`` / ``BODY_READ_TIMEOUT``); ``session_idle_timeout`` and
+    ``max_sessions`` as for ``http_app``. Raises ``OSError`` when the address cannot be bound
+    and ``InvalidOptionsError`` for a non-loopback ``host`` without ``allowed_hosts`` or a
+    non-positive timeout or cap.
     """
     app, tracker = _http_app(server, host=host, token=token, stateless=stateless,
-                             allowed_hosts=allowed_hosts)
+                             allowed_hosts=allowed_hosts,
+                             session_idle_timeout=session_idle_timeout,
+                             max_sessions=max_sessions)
     await _serve(server, app, tracker, host=host, port=port,
                  label="stateless streamable HTTP" if stateless else "streamable HTTP",
-                 path=MCP_PATH, lifespan=True, token=token, ready=ready)
+                 path=MCP_PATH, lifespan=True, token=token, ready=ready,
+                 read_timeout=read_timeout)
 
 
 async def serve_sse(server: MCPServer, host: str = "127.0.0.1", port: int = 8080,
                     token: str | None = None, *, allowed_hosts: Sequence[str] | None = None,
-                    ready: Callable[[str, int], None] | None = None) -> None:
+                    ready: Callable[[str, int], None] | None = None,
+                    read_timeout: float | None = None) -> None:
     """Serve legacy HTTP+SSE (stream at ``GET /``) until SIGINT/SIGTERM or cancellation."""
     app, tracker = _sse_app(server, host=host, token=token, allowed_hosts=allowed_hosts)
     await _serve(server, app, tracker, host=host, port=port, label="HTTP+SSE", path=SSE_PATH,
-                 lifespan=False, token=token, ready=ready)
+                 lifespan=False, token=token, ready=ready, read_timeout=read_timeout)
