@@ -88,10 +88,20 @@ def inspect(binary: Path, target: list[str], *args: str) -> tuple[int, Any, str]
 
 
 def tool_result(output: Any) -> dict[str, Any]:
+    """The result object: structuredContent, or (convert sends its result once, as text)
+    the JSON of the single text item."""
     if isinstance(output, dict) and output.get("isError") is False:
         content = output.get("structuredContent")
         if isinstance(content, dict):
             return content
+        items = output.get("content")
+        if isinstance(items, list) and len(items) == 1 and isinstance(items[0], dict):
+            try:
+                value = json.loads(items[0].get("text", ""))
+            except (TypeError, ValueError):
+                return {}
+            if isinstance(value, dict):
+                return value
     return {}
 
 

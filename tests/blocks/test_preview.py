@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from blocks import bk
 from fixture_file import FIXTURES, read_fixture_file
 from mcp_slack_block_kit import BUILDER_HOST, BlockDecodeError, PreviewResult, preview_url
-from mcp_slack_block_kit.blocks.preview import preview_url_string
+from mcp_slack_block_kit.blocks.preview import fitting_preview_url, preview_url_string
 
 PREVIEW_CASES = read_fixture_file(FIXTURES / "blocks" / "preview.md")
 
@@ -68,6 +68,28 @@ def test_threshold_is_strictly_greater() -> None:
     base = preview_url([bk.section_mrkdwn("")]).byte_size
     r = preview_url([bk.section_mrkdwn("x" * (8192 - base))])
     assert r.byte_size == 8192 and not r.truncated
+
+
+def test_fitting_preview_url_keeps_a_link_at_the_budget() -> None:
+    """A link of exactly 8,192 bytes is handed on, with no warning."""
+    base = preview_url([bk.section_mrkdwn("")]).byte_size
+    blocks = [bk.section_mrkdwn("x" * (8192 - base))]
+    assert fitting_preview_url(blocks) == (preview_url(blocks), None)
+
+
+def test_fitting_preview_url_omits_a_longer_link_and_says_so() -> None:
+    """One byte over the budget: no link, a one-line warning giving the size."""
+    base = preview_url([bk.section_mrkdwn("")]).byte_size
+    preview, warning = fitting_preview_url([bk.section_mrkdwn("x" * (8193 - base))])
+    assert preview is None
+    assert warning == ("preview URL omitted: it would be 8,193 bytes, over the ~8 KB a "
+                       "Block Kit Builder link can carry")
+
+
+def test_fitting_preview_url_refuses_malformed_input() -> None:
+    """Malformed input raises BlockDecodeError, as preview_url does."""
+    with pytest.raises(BlockDecodeError):
+        fitting_preview_url([{"type": "divider"}, "x"])
 
 
 @settings(max_examples=100)

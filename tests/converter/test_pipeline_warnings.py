@@ -14,12 +14,11 @@ def test_normalization_warning_exact() -> None:
 
 
 def test_surface_advisory_exact() -> None:
-    """The surface advisory is the exact §9.3 string."""
+    """The surface advisory is one sentence naming the two remedies."""
     assert w.MARKDOWN_BLOCK_FALLBACK_SURFACES_WARNING == (
-        "auto mode emitted a Slack `markdown` block. Fallback rendering on push notifications, "
-        "search, screen readers, and the email digest may show literal `##`, `**`, or "
-        "`[label](url)` characters. Pass the converter's derived text fallback as "
-        "chat.postMessage(text=) and consider setting prefer_rich_text=true.")
+        "auto mode emitted a Slack `markdown` block, which push notifications and search may "
+        "show as raw Markdown; post the text fallback as text= or set prefer_rich_text=true.")
+    assert w.MARKDOWN_BLOCK_FALLBACK_SURFACES_WARNING.count(". ") == 0
 
 
 def test_nested_pattern_warning_exact() -> None:

@@ -77,6 +77,19 @@ def structured(result: CallToolResult) -> dict[str, Any]:
     return result.structured_content
 
 
+def text_object(result: CallToolResult) -> dict[str, Any]:
+    """The JSON object a successful convert result carries as its only content: its text
+    (no structuredContent, so the blocks are not sent twice)."""
+    import json
+
+    assert result.is_error is False, result.content
+    assert result.structured_content is None
+    assert len(result.content) == 1
+    value = json.loads(result.content[0].text)  # type: ignore[union-attr]
+    assert isinstance(value, dict)
+    return value
+
+
 def http_transport(url: str, token: str | None = None,
                    headers: dict[str, str] | None = None) -> AbstractAsyncContextManager[Any]:
     """The SDK's streamable-HTTP client transport, with an optional bearer token."""

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from server.mcp_harness import call, error_text, structured
+from server.mcp_harness import call, error_text, structured, text_object
 
 DIVIDER = {"type": "divider"}
 NO_INPUT = "invalid input: provide either `blocks` or `payload` in input"
@@ -290,9 +290,8 @@ def test_split_payload_with_empty_blocks() -> None:
 
 
 def test_reverse_round_trip() -> None:
-    converted = structured(call("convert_markdown_to_block_kit", {
-        "markdown": "Some **bold** text.\n\n- a\n- b\n", "mode": "rich_text",
-        "return_preview_url": False}))
+    converted = text_object(call("convert_markdown_to_block_kit", {
+        "markdown": "Some **bold** text.\n\n- a\n- b\n", "mode": "rich_text"}))
     out = structured(call("block_kit_to_markdown", {"blocks": converted["blocks"]}))
     md = out["markdown"]
     assert "**bold**" in md
@@ -352,15 +351,17 @@ def test_reverse_failure_is_a_tool_error(monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 def test_convert_preview_failure_is_ignored(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A preview failure during convert is silently skipped (tools.md §3.2 step 8)."""
+    """A preview that cannot be made leaves the link out and says why; the blocks still come."""
     import mcp_slack_block_kit.blocks.preview as preview
 
     def broken(blocks: Any) -> Any:
         raise ValueError("cannot serialise")
 
     monkeypatch.setattr(preview, "preview_url", broken)
-    out = structured(call("convert_markdown_to_block_kit", {"markdown": "hi", "mode": "rich_text"}))
+    out = text_object(call("convert_markdown_to_block_kit",
+                           {"markdown": "hi", "mode": "rich_text", "return_preview_url": True}))
     assert list(out) == ["blocks", "text_fallback", "warnings"]
+    assert out["warnings"] == ["preview URL omitted: cannot serialise"]
 
 
 def test_validate_warnings_never_carry_errors() -> None:

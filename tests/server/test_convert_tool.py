@@ -1,4 +1,4 @@
-"""convert_markdown_to_block_kit over an in-memory MCP session: tools.md §3.4 and error paths."""
+"""convert_markdown_to_block_kit over an in-memory MCP session: results, options and errors."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.mcp_harness import call, error_text, structured
+from server.mcp_harness import call, error_text, text_object
 
 TOOL = "convert_markdown_to_block_kit"
 BUILDER = "https://app.slack.com/block-kit-builder/"
 
 
 def convert(**arguments: Any) -> dict[str, Any]:
-    return structured(call(TOOL, arguments))
+    return text_object(call(TOOL, arguments))
 
 
 def types_of(out: dict[str, Any]) -> list[str]:
@@ -49,9 +49,12 @@ def test_text_fallback_from_heading() -> None:
 
 
 def test_surface_advisory_warning_in_auto_mode() -> None:
-    """A markdown block comes with the fallback-surface advisory naming prefer_rich_text."""
+    """A markdown block comes with the one-sentence fallback-surface advisory."""
+    from mcp_slack_block_kit import MARKDOWN_BLOCK_FALLBACK_SURFACES_WARNING
+
     out = convert(markdown="Short prose.", mode="auto")
-    assert any("push notifications" in w and "prefer_rich_text" in w for w in out["warnings"])
+    assert out["warnings"] == [MARKDOWN_BLOCK_FALLBACK_SURFACES_WARNING]
+    assert "push notifications" in out["warnings"][0] and "prefer_rich_text" in out["warnings"][0]
 
 
 def test_split_link_repair_is_reported() -> None:
@@ -86,63 +89,122 @@ def test_preserve_mention_tokens_types_mentions_but_escapes_broadcast() -> None:
     assert "<!channel>" not in text
 
 
-@pytest.mark.parametrize("flag", [True, None])
-def test_preview_url_by_default(flag: bool | None) -> None:
-    """The Builder link is returned unless return_preview_url is exactly false."""
+@pytest.mark.parametrize("flag", [False, None, "omitted"])
+def test_no_preview_url_unless_asked(flag: bool | str | None) -> None:
+    """Omitted, false and null all leave the Builder link (and its size) out."""
     args: dict[str, Any] = {"markdown": "simple body", "mode": "rich_text"}
-    if flag is not None:
+    if flag != "omitted":
         args["return_preview_url"] = flag
     out = convert(**args)
+    assert "preview_url" not in out and "preview_byte_size" not in out
+    assert list(out) == ["blocks", "text_fallback", "warnings"]
+
+
+def test_preview_url_when_asked() -> None:
+    """return_preview_url=true adds the library's link for the blocks, and its size."""
+    from mcp_slack_block_kit import preview_url
+
+    out = convert(markdown="simple body", mode="rich_text", return_preview_url=True)
     assert out["preview_url"].startswith(BUILDER)
+    assert out["preview_url"] == preview_url(out["blocks"]).url
     assert out["preview_byte_size"] == len(out["preview_url"].encode("utf-8"))
+    assert list(out) == ["blocks", "preview_url", "preview_byte_size", "text_fallback",
+                         "warnings"]
 
 
-@pytest.mark.parametrize("flag", [False, None])
-def test_preview_url_null_means_true_false_skips(flag: bool | None) -> None:
-    """null behaves like the default (link present); false omits both preview fields."""
-    out = convert(markdown="simple body", mode="rich_text", return_preview_url=flag)
-    assert ("preview_url" in out) is (flag is None)
-    assert ("preview_byte_size" in out) is (flag is None)
+def test_preview_over_8_kb_is_omitted_with_a_warning() -> None:
+    """A link over 8,192 bytes is left out; the warning is the library's, naming its size."""
+    from mcp_slack_block_kit import preview_url
+    from mcp_slack_block_kit.blocks.preview import fitting_preview_url
+
+    md = "\n\n".join(f"Paragraph {i} with some words to make it longer." for i in range(40))
+    out = convert(markdown=md, mode="rich_text", return_preview_url=True)
+    assert preview_url(out["blocks"]).byte_size > 8192
+    assert "preview_url" not in out and "preview_byte_size" not in out
+    _, note = fitting_preview_url(out["blocks"])
+    assert note is not None and note.startswith("preview URL omitted: it would be ")
+    assert out["warnings"] == [note]
 
 
-def test_unknown_split_is_a_tool_error() -> None:
-    """An unknown split value is rejected with the exact message."""
-    result = call(TOOL, {"markdown": "hello", "split": "sideways"})
-    assert error_text(result) == \
-        'invalid input: invalid split "sideways" (want none, blocks, or both)'
+def long_reply(paragraphs: int = 60) -> str:
+    return "\n\n".join(f"Paragraph number {i}." for i in range(paragraphs))
 
 
-@pytest.mark.parametrize("split", ["blocks", "both"])
-def test_split_sixty_paragraphs(split: str) -> None:
-    """60 paragraphs split into chunks of 50 and 10; blocks keeps all 60."""
-    md = "\n\n".join(f"Paragraph number {i}." for i in range(60))
-    out = convert(markdown=md, mode="rich_text", split=split, return_preview_url=False)
-    assert out["chunk_count"] == 2
-    assert [len(c) for c in out["chunks"]] == [50, 10]
-    assert len(out["blocks"]) == 60
-    assert out["chunks"][0] + out["chunks"][1] == out["blocks"]
+@pytest.mark.parametrize("split", ["", "none", "omitted"])
+def test_reply_that_needs_several_messages_returns_messages(split: str) -> None:
+    """Without a split request, a reply Slack would refuse as one message comes back as
+    to_messages' messages, and the blocks are not repeated anywhere."""
+    from mcp_slack_block_kit import Options, to_messages
+
+    args: dict[str, Any] = {"markdown": long_reply(), "mode": "rich_text"}
+    if split != "omitted":
+        args["split"] = split
+    out = convert(**args)
+    assert list(out) == ["messages", "warnings"]
+    assert out["messages"] == to_messages(long_reply(), options=Options(mode="rich_text"))
+    assert [len(m["blocks"]) for m in out["messages"]] == [50, 10]
 
 
-def test_split_that_fits_reports_one_chunk_without_chunks() -> None:
-    """A result that fits one message: chunk_count 1 and no chunks field."""
-    out = convert(markdown="one paragraph", mode="rich_text", split="blocks",
-                  return_preview_url=False)
-    assert out["chunk_count"] == 1
-    assert "chunks" not in out
+@pytest.mark.parametrize("split", ["messages", "blocks", "both"])
+def test_split_messages_always_returns_messages(split: str) -> None:
+    """split="messages" (and its aliases) returns messages even for a one-message reply."""
+    from mcp_slack_block_kit import Options, to_messages
+
+    out = convert(markdown="one paragraph", mode="rich_text", split=split)
+    assert list(out) == ["messages", "warnings"]
+    assert out["messages"] == to_messages("one paragraph", options=Options(mode="rich_text"))
+    assert len(out["messages"]) == 1
+    long = convert(markdown=long_reply(), mode="rich_text", split=split)
+    assert len(long["messages"]) == 2
 
 
 @pytest.mark.parametrize("split", ["", "none"])
-def test_no_split_means_no_chunk_fields(split: str) -> None:
-    """Without a split request neither chunk field is present."""
-    out = convert(markdown="one paragraph", mode="rich_text", split=split,
-                  return_preview_url=False)
-    assert "chunk_count" not in out
-    assert "chunks" not in out
+def test_reply_that_fits_returns_blocks(split: str) -> None:
+    """A reply that fits one message: its blocks and text fallback, no messages."""
+    out = convert(markdown="one paragraph", mode="rich_text", split=split)
+    assert list(out) == ["blocks", "text_fallback", "warnings"]
+    assert out["text_fallback"] == "one paragraph"
 
 
-def test_exact_structured_content_for_hi() -> None:
+@pytest.mark.parametrize(("value", "shown"), [
+    ("sideways", '"sideways"'), ("chunks", '"chunks"'), ("NONE", '"NONE"'), (True, "true"),
+    (False, "false"), (3, "3"), (None, "null"), (["messages"], '["messages"]'),
+])
+def test_any_other_split_is_a_one_line_error(value: Any, shown: str) -> None:
+    """Every other split value, a boolean included, gets the same one-line isError."""
+    result = call(TOOL, {"markdown": "hello", "split": value})
+    assert error_text(result) == f"invalid input: invalid split {shown} (want none or messages)"
+
+
+def test_messages_preview_covers_the_whole_reply() -> None:
+    """With messages and return_preview_url, the link (when it fits) previews every block."""
+    from mcp_slack_block_kit import preview_url
+
+    out = convert(markdown="one paragraph", split="messages", return_preview_url=True)
+    blocks = [b for m in out["messages"] for b in m["blocks"]]
+    assert out["preview_url"] == preview_url(blocks).url
+    assert list(out) == ["messages", "preview_url", "preview_byte_size", "warnings"]
+
+
+def test_markdown_block_too_long_is_decomposed_and_said() -> None:
+    """mode markdown_block over 12,000 bytes: the rich_text messages to_messages gives, and a
+    warning that the mode could not be kept."""
+    from mcp_slack_block_kit import Options, to_messages
+    from mcp_slack_block_kit.server.tools import MARKDOWN_BLOCK_TOO_LONG_WARNING
+
+    md = "\n\n".join(f"Paragraph {i}:" + " word" * 40 for i in range(80))
+    assert len(md.encode()) > 12000
+    out = convert(markdown=md, mode="markdown_block")
+    assert out["messages"] == to_messages(md, options=Options(mode="markdown_block"))
+    assert all(b["type"] != "markdown" for m in out["messages"] for b in m["blocks"])
+    assert out["warnings"] == [MARKDOWN_BLOCK_TOO_LONG_WARNING]
+    short = convert(markdown="short", mode="markdown_block")
+    assert short["warnings"] == []
+
+
+def test_exact_result_for_hi() -> None:
     """Only blocks, text_fallback and warnings, in that order; warnings present although empty."""
-    out = convert(markdown="hi", mode="rich_text", return_preview_url=False)
+    out = convert(markdown="hi", mode="rich_text")
     assert list(out) == ["blocks", "text_fallback", "warnings"]
     assert out["text_fallback"] == "hi"
     assert out["warnings"] == []
@@ -150,27 +212,35 @@ def test_exact_structured_content_for_hi() -> None:
 
 
 def test_whitespace_only_input() -> None:
-    """Whitespace-only input gives the three empty fields."""
-    out = convert(markdown="   ", mode="rich_text", return_preview_url=False)
+    """Whitespace-only input gives the three empty fields (and no messages with split)."""
+    out = convert(markdown="   ", mode="rich_text")
     assert out == {"blocks": [], "text_fallback": "", "warnings": []}
+    assert convert(markdown="   ", split="messages") == {"messages": [], "warnings": []}
 
 
-def test_key_order_of_full_result() -> None:
-    """All optional fields present: keys follow the order of tools.md §3.3."""
-    md = "\n\n".join(f"p{i}" for i in range(60))
-    out = convert(markdown=md, mode="rich_text", split="both")
-    assert list(out) == ["blocks", "chunks", "chunk_count", "preview_url",
-                         "preview_byte_size", "text_fallback", "warnings"]
+def test_result_matches_its_documented_shape() -> None:
+    """Both result shapes validate against ConvertOutput (the documented JSON object), with
+    exactly one of blocks and messages."""
+    from pydantic import TypeAdapter
+
+    from mcp_slack_block_kit.server.tools import ConvertOutput
+
+    adapter = TypeAdapter(ConvertOutput)
+    for out in (convert(markdown="hi"), convert(markdown=long_reply(), mode="rich_text",
+                                                 return_preview_url=True),
+                convert(markdown="hi", split="messages", return_preview_url=True)):
+        assert adapter.validate_python(out) == out
+        assert ("blocks" in out) != ("messages" in out)
+        assert ("text_fallback" in out) == ("blocks" in out)
 
 
 def test_text_item_is_compact_json_with_unescaped_non_ascii() -> None:
     """The text content repeats the object as UTF-8 JSON without \\u escapes."""
-    result = call(TOOL, {"markdown": "Grüße 🎉", "mode": "rich_text",
-                         "return_preview_url": False})
+    result = call(TOOL, {"markdown": "Grüße 🎉", "mode": "rich_text"})
     text = result.content[0].text  # type: ignore[union-attr]
     assert "Grüße" in text
     assert "\\u" not in text
-    assert json.loads(text) == result.structured_content
+    assert json.dumps(text_object(result), ensure_ascii=False, separators=(",", ":")) == text
 
 
 def test_mention_map_value_must_be_a_slack_id() -> None:
@@ -203,57 +273,65 @@ def test_oversized_input_is_conversion_error() -> None:
 
 def test_block_id_prefix_is_applied() -> None:
     """block_id_prefix gives every block a block_id starting with the prefix."""
-    out = convert(markdown="# T\n\nbody", mode="rich_text", block_id_prefix="rel",
-                  return_preview_url=False)
+    out = convert(markdown="# T\n\nbody", mode="rich_text", block_id_prefix="rel")
     assert out["blocks"]
     assert all(b["block_id"].startswith("rel") for b in out["blocks"])
 
 
 def test_allow_broadcasts_keeps_broadcast() -> None:
     """allow_broadcasts disables escaping (the flag reaches the converter)."""
-    out = convert(markdown="alert <!channel> please", mode="rich_text", allow_broadcasts=True,
-                  return_preview_url=False)
+    out = convert(markdown="alert <!channel> please", mode="rich_text", allow_broadcasts=True)
     assert "&lt;!channel&gt;" not in json.dumps(out, ensure_ascii=False)
 
 
 def test_decode_html_entities_option_reaches_converter() -> None:
     """decode_html_entities fires the V11 repair, reported in warnings."""
-    out = convert(markdown="Tom &amp; Jerry", mode="rich_text", decode_html_entities=True,
-                  return_preview_url=False)
+    out = convert(markdown="Tom &amp; Jerry", mode="rich_text", decode_html_entities=True)
     assert any("V11" in w for w in out["warnings"])
-    plain = convert(markdown="Tom &amp; Jerry", mode="rich_text", return_preview_url=False)
+    plain = convert(markdown="Tom &amp; Jerry", mode="rich_text")
     assert not any("V11" in w for w in plain["warnings"])
-
-
-def test_large_preview_url_warning() -> None:
-    """A Builder link over 8,192 bytes adds the exact size warning (the link is kept)."""
-    md = "\n\n".join(f"Paragraph {i} with some words to make it longer." for i in range(150))
-    out = convert(markdown=md, mode="rich_text")
-    size = out["preview_byte_size"]
-    assert size > 8192
-    assert (f"preview URL is {size} bytes; may exceed practical browser/Slack limits (~8KB)"
-            in out["warnings"])
-    assert out["warnings"][-1].startswith("preview URL is ")
 
 
 def test_modern_protocol_client_gets_the_same_result() -> None:
     """The 2026 per-request protocol path (client mode auto) returns the same object."""
-    legacy = structured(call(TOOL, {"markdown": "hi", "mode": "rich_text"}, mode="legacy"))
-    modern = structured(call(TOOL, {"markdown": "hi", "mode": "rich_text"}, mode="auto"))
+    legacy = text_object(call(TOOL, {"markdown": "hi", "mode": "rich_text"}, mode="legacy"))
+    modern = text_object(call(TOOL, {"markdown": "hi", "mode": "rich_text"}, mode="auto"))
     assert legacy == modern
 
 
-@pytest.mark.parametrize("arguments", [
-    {},  # markdown missing
-    {"markdown": 5},
-    {"markdown": "x", "split": 3},
-    {"markdown": "x", "mention_map": {"a": 1}},
+@pytest.mark.parametrize(("arguments", "message"), [
+    ({}, 'invalid input: missing required argument "markdown"'),
+    ({"markdown": 5}, "invalid input: markdown: Input should be a valid string"),
+    ({"markdown": "x", "mode": 3}, "invalid input: mode: Input should be a valid string"),
+    ({"markdown": "x", "mention_map": {"a": 1}},
+     "invalid input: mention_map.a: Input should be a valid string"),
+    ({"markdown": "x", "allow_broadcasts": "maybe"},
+     "invalid input: allow_broadcasts: Input should be a valid boolean, unable to interpret "
+     "input"),
 ])
-def test_schema_violations_are_error_results(arguments: dict[str, Any]) -> None:
-    """Arguments violating the input schema come back as isError results, not crashes."""
-    result = call(TOOL, arguments)
-    assert result.is_error is True
-    assert result.structured_content is None
+def test_schema_violations_are_one_line_error_results(arguments: dict[str, Any],
+                                                      message: str) -> None:
+    """Arguments violating the input schema come back as one-line isError results."""
+    assert error_text(call(TOOL, arguments)) == message
+
+
+def test_unknown_argument_is_refused() -> None:
+    """An argument the tool does not declare (a typo, an option of another tool) is an error
+    naming it and the known ones, not silently ignored."""
+    msg = error_text(call(TOOL, {"markdown": "x", "return_preview": True}))
+    assert msg == ('invalid input: unknown argument "return_preview" (known: markdown, mode, '
+                   "allow_broadcasts, preserve_mention_tokens, prefer_rich_text, "
+                   "decode_html_entities, repair_mismatched_emphasis, mention_map, "
+                   "return_preview_url, split, block_id_prefix)")
+
+
+def test_many_schema_violations_stay_on_one_line() -> None:
+    """Five problems: the first three named, the rest counted, one line."""
+    msg = error_text(call(TOOL, {"markdown": 5, "mode": 3, "prefer_rich_text": "x",
+                                 "a": 1, "b": 2}))
+    assert msg.startswith("invalid input: markdown: Input should be a valid string; ")
+    assert msg.endswith("; and 2 more")
+    assert "\n" not in msg
 
 
 def corpus_messages() -> list[str]:
@@ -265,14 +343,28 @@ def corpus_messages() -> list[str]:
     return [f.read_text(encoding="utf-8") for f in files]
 
 
+def library_result(markdown: str, split: str = "", **options: Any) -> dict[str, Any]:
+    """What the tool should answer, from the public library: to_messages' messages (or the
+    one message's blocks and its text fallback) and convert's warnings."""
+    from mcp_slack_block_kit import Options, convert, derive_text_fallback, to_messages
+
+    opts = Options(**options)
+    messages = to_messages(markdown, options=opts)
+    warnings = list(convert(markdown, options=opts).warnings)
+    if split in ("messages", "blocks", "both") or len(messages) > 1:
+        return {"messages": messages, "warnings": warnings}
+    blocks = messages[0]["blocks"] if messages else []
+    fallback = derive_text_fallback(blocks, allow_broadcasts=opts.allow_broadcasts)
+    return {"blocks": blocks, "text_fallback": fallback, "warnings": warnings}
+
+
 @pytest.mark.parametrize("mode", ["auto", "rich_text", "section_mrkdwn"])
 def test_tool_output_equals_the_library(mode: str) -> None:
-    """The server only adapts: blocks, fallback and warnings are the library's, for every
-    corpus message, with many calls in flight on one session at once."""
+    """The server only adapts: messages or blocks, fallback and warnings are the library's,
+    for every corpus message, with many calls in flight on one session at once."""
     import anyio
     from mcp import Client
 
-    from mcp_slack_block_kit import convert as library_convert
     from server.mcp_harness import run, server
 
     messages = corpus_messages()
@@ -282,47 +374,108 @@ def test_tool_output_equals_the_library(mode: str) -> None:
     async def go() -> None:
         async with Client(server(), mode="legacy") as client:
             async def one(i: int, md: str) -> None:
-                results[i] = await client.call_tool(TOOL, {
-                    "markdown": md, "mode": mode, "return_preview_url": False})
+                results[i] = await client.call_tool(TOOL, {"markdown": md, "mode": mode})
 
             async with anyio.create_task_group() as tg:
                 for i, md in enumerate(messages):
                     tg.start_soon(one, i, md)
 
     run(go)
+    shapes = set()
     for i, md in enumerate(messages):
-        expected = library_convert(md, mode=mode)
-        out = structured(results[i])
-        assert out["blocks"] == expected.blocks
-        assert out["text_fallback"] == expected.text_fallback
-        assert out["warnings"] == list(expected.warnings)
+        out = text_object(results[i])
+        assert out == library_result(md, mode=mode)
+        shapes.add("messages" in out)
+    assert shapes == {True, False}  # the corpus has replies of both kinds
 
 
 _MD = st.lists(st.sampled_from([
     "# Title", "Some **bold** and _italic_ text.", "- a\n- b", "1. one\n2. two", "> quote",
     "```\ncode\n```", "| a | b |\n|---|---|\n| 1 | 2 |", "ping <!channel> and <@U012AB3CD>",
     "see https://example.com", "@alice says hi", "Tom &amp; Jerry", "**unclosed", "---",
-    "![alt](https://example.com/x.png)", "   "]), min_size=1, max_size=6).map("\n\n".join)
+    "![alt](https://example.com/x.png)", "   ", "[docs](https://example.com \"The title\")",
+    "\n\n".join(["Filler paragraph with <!here> in it."] * 60)]),
+    min_size=1, max_size=6).map("\n\n".join)
 
 
 @settings(max_examples=40, deadline=None)
 @given(markdown=_MD,
-       mode=st.sampled_from(["", "auto", "rich_text", "markdown_block", "section_mrkdwn"]),
+       mode=st.sampled_from(["auto", "rich_text", "section_mrkdwn"]),
        flags=st.fixed_dictionaries({
            "allow_broadcasts": st.booleans(), "preserve_mention_tokens": st.booleans(),
            "prefer_rich_text": st.booleans(), "decode_html_entities": st.booleans(),
            "repair_mismatched_emphasis": st.booleans()}),
-       prefix=st.sampled_from(["", "msg"]))
+       prefix=st.sampled_from(["", "msg"]),
+       split=st.sampled_from(["", "none", "messages"]))
 def test_options_reach_the_library_unchanged(markdown: str, mode: str, flags: dict[str, bool],
-                                             prefix: str) -> None:
+                                             prefix: str, split: str) -> None:
     """For any option combination the tool returns exactly what the library returns."""
-    from mcp_slack_block_kit import convert as library_convert
-
-    args: dict[str, Any] = {"markdown": markdown, "mode": mode, "return_preview_url": False,
+    args: dict[str, Any] = {"markdown": markdown, "mode": mode, "split": split,
                             "block_id_prefix": prefix, "mention_map": {"alice": "U0ALICE1"},
                             **flags}
-    out = structured(call(TOOL, args))
-    expected = library_convert(markdown, mode=mode or "auto", block_id_prefix=prefix,
-                               mention_map={"alice": "U0ALICE1"}, **flags)
-    assert out == {"blocks": expected.blocks, "text_fallback": expected.text_fallback,
-                   "warnings": list(expected.warnings)}
+    out = convert(**args)
+    assert out == library_result(markdown, split, mode=mode, block_id_prefix=prefix,
+                                 mention_map={"alice": "U0ALICE1"}, **flags)
+
+
+class _RecordingClient:
+    """Stands in for slack_sdk's WebClient: records chat_postMessage calls."""
+
+    def __init__(self) -> None:
+        self.posted: list[dict[str, Any]] = []
+
+    def chat_postMessage(self, **kwargs: Any) -> None:
+        self.posted.append(kwargs)
+
+
+def cheatsheet_recipe() -> str:
+    """The Python block of the cheat sheet's posting recipe."""
+    import re
+
+    from mcp_slack_block_kit.server.app import read_cheatsheet
+
+    section = read_cheatsheet().split("## 7. Posting recipe", 1)[1].split("\n## ", 1)[0]
+    block = re.search(r"```python\n(.*?)```", section, re.S)
+    assert block is not None
+    return block.group(1)
+
+
+@pytest.mark.parametrize(("markdown", "split", "parts"), [
+    ("# Title\n\none paragraph", "", 1),
+    ("\n\n".join(f"Paragraph number {i}." for i in range(60)), "", 2),
+    ("one paragraph", "messages", 1),
+    ("   ", "", 0),
+])
+def test_cheatsheet_recipe_posts_what_the_tool_returns(markdown: str, split: str,
+                                                       parts: int) -> None:
+    """Run the cheat sheet's recipe on real tool results: it posts exactly to_messages'
+    messages (blocks and text), in order, and nothing for an empty reply."""
+    from mcp_slack_block_kit import Options, to_messages
+
+    result = call(TOOL, {"markdown": markdown, "mode": "rich_text", "split": split})
+    client = _RecordingClient()
+    exec(cheatsheet_recipe(), {"json": json, "result_text": result.content[0].text,  # type: ignore[union-attr]
+                               "client": client, "channel": "C0TEST"})
+    expected = to_messages(markdown, options=Options(mode="rich_text"))
+    assert len(client.posted) == parts
+    assert client.posted == [{"channel": "C0TEST", **m} for m in expected]
+
+
+def test_prompt_and_description_name_both_result_shapes() -> None:
+    """The prompt and the tool description tell the model about blocks and messages."""
+    from mcp_slack_block_kit.server.prompt import INSTRUCTIONS
+    from mcp_slack_block_kit.server.tools import convert_markdown_to_block_kit
+
+    doc = convert_markdown_to_block_kit.__doc__ or ""
+    for text in (INSTRUCTIONS, doc):
+        for key in ("`blocks`", "`text_fallback`", "`messages`", "`warnings`"):
+            assert key in text, key
+    assert "chunks" not in INSTRUCTIONS and "chunks" not in doc
+
+
+def test_docs_show_the_cheatsheet_recipe() -> None:
+    """docs/mcp-server.md shows the same posting recipe the cheat sheet gives the model."""
+    from pathlib import Path
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "mcp-server.md").read_text("utf-8")
+    assert f"```python\n{cheatsheet_recipe()}```" in docs

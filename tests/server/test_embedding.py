@@ -24,7 +24,7 @@ from mcp_slack_block_kit.server import (
     split_host_port,
 )
 from mcp_slack_block_kit.server import http as http_mod
-from server.mcp_harness import HOST, http_transport, run
+from server.mcp_harness import HOST, http_transport, run, text_object
 
 # ---------------------------------------------------------------- HOST:PORT and loopback (§11.5)
 
@@ -258,7 +258,7 @@ def test_serve_http_embedded_cancellation_is_graceful(fast_timeouts: None) -> No
             async with Client(http_transport(url), mode="legacy") as client:
                 result = await client.call_tool("convert_markdown_to_block_kit",
                                                 {"markdown": "embedded", "mode": "rich_text"})
-                return result.structured_content
+                return text_object(result)
 
         assert run(call)["text_fallback"] == "embedded"
         with socket.create_connection((HOST, ready["port"]), timeout=10) as slow:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from mcp import Client, StdioServerParameters
 
-from server.mcp_harness import run
+from server.mcp_harness import run, text_object
 
 pytestmark = pytest.mark.network
 
@@ -38,8 +38,7 @@ def test_stdio_client_lists_and_calls(argv: list[str]) -> None:
             names = [t.name for t in (await client.list_tools()).tools]
             result = await client.call_tool("convert_markdown_to_block_kit",
                                             {"markdown": "hello stdio", "mode": "rich_text"})
-            assert result.structured_content is not None
-            return names, result.structured_content
+            return names, text_object(result)
 
     names, out = run(go, timeout=90)
     assert len(names) == 6
@@ -144,8 +143,10 @@ def test_requests_before_eof_are_all_answered() -> None:
     assert sorted(r["id"] for r in replies) == [1, 2, 3, 4, 5, 6, 7]
     calls = [r for r in replies if r["id"] != 1]
     assert all(r["result"]["isError"] is False for r in calls)
-    assert {r["result"]["structuredContent"]["blocks"][0]["text"]["text"] for r in calls} == {
-        f"Call {i}" for i in range(2, 8)}
+    outs = [json.loads(r["result"]["content"][0]["text"]) for r in calls]
+    firsts = [(out["blocks"] if "blocks" in out else out["messages"][0]["blocks"])[0]
+              for out in outs]
+    assert {block["text"]["text"] for block in firsts} == {f"Call {i}" for i in range(2, 8)}
 
 
 def test_requests_from_a_file_are_all_answered(tmp_path: Any) -> None:

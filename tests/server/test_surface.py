@@ -35,10 +35,8 @@ INPUTS = {
     "split_blocks": [*BLOCK_INPUT, "max_blocks_per_chunk"],
     "block_kit_to_markdown": BLOCK_INPUT,
 }
+# convert_markdown_to_block_kit has none: its result is JSON text only (see its tests).
 OUTPUTS = {
-    "convert_markdown_to_block_kit": (
-        ["blocks", "chunks", "chunk_count", "preview_url", "preview_byte_size",
-         "text_fallback", "warnings"], {"blocks", "text_fallback", "warnings"}),
     "validate_block_kit": (["valid", "errors", "warnings"], {"valid", "errors", "warnings"}),
     "preview_block_kit": (["preview_url", "byte_size", "truncated", "html"],
                           {"preview_url", "byte_size", "truncated"}),
@@ -108,6 +106,37 @@ def test_input_schema_fields_and_descriptions(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", TOOL_NAMES)
+def test_input_schema_refuses_unknown_arguments(name: str) -> None:
+    """Every input schema says so: additionalProperties false."""
+    assert tool(name).input_schema["additionalProperties"] is False
+
+
+# One valid call per tool, to which an undeclared argument is added.
+VALID_ARGUMENTS: dict[str, dict[str, Any]] = {
+    "convert_markdown_to_block_kit": {"markdown": "hi"},
+    **{name: {"blocks": [{"type": "divider"}]} for name in TOOL_NAMES[1:]},
+}
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+@pytest.mark.parametrize("name", TOOL_NAMES)
+def test_unknown_argument_is_an_error_result(name: str, mode: str) -> None:
+    """Through the real client, an undeclared argument gets a one-line isError result naming
+    it, where the same call without it succeeds."""
+    from server.mcp_harness import call, error_text
+
+    assert call(name, VALID_ARGUMENTS[name], mode).is_error is False
+    msg = error_text(call(name, {**VALID_ARGUMENTS[name], "surfacee": "modal"}, mode))
+    known = ", ".join(INPUTS[name])
+    assert msg == f'invalid input: unknown argument "surfacee" (known: {known})'
+
+
+def test_convert_has_no_output_schema() -> None:
+    """The convert result is sent once, as JSON text: no outputSchema, no structuredContent."""
+    assert tool("convert_markdown_to_block_kit").output_schema is None
+
+
+@pytest.mark.parametrize("name", TOOL_NAMES[1:])
 def test_output_schema(name: str) -> None:
     """An object schema listing the output fields; always-present ones are required."""
     schema = tool(name).output_schema

@@ -10,7 +10,7 @@ from urllib.parse import quote_plus
 from .limits import BUILDER_HOST, PRACTICAL_URL_BUDGET
 from .shape import decode_blocks
 
-__all__ = ["PreviewResult", "preview_url", "preview_url_string"]
+__all__ = ["PreviewResult", "fitting_preview_url", "preview_url", "preview_url_string"]
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,20 @@ def preview_url(blocks: Any) -> PreviewResult:
     url = f"{BUILDER_HOST}#{quote_plus(payload, safe='')}"
     size = len(url.encode("utf-8"))
     return PreviewResult(url, size, size > PRACTICAL_URL_BUDGET)
+
+
+def fitting_preview_url(blocks: Any) -> tuple[PreviewResult | None, str | None]:
+    """``(preview_url(blocks), None)`` when the link fits the Builder's ~8 KB budget, else
+    ``(None, warning)``: a one-line note giving the size the link would have had.
+
+    For callers that hand the link on and should rather send nothing than a link that browsers
+    and chat clients may cut. Malformed input raises ``BlockDecodeError``.
+    """
+    preview = preview_url(blocks)
+    if not preview.truncated:
+        return preview, None
+    return None, (f"preview URL omitted: it would be {preview.byte_size:,} bytes, over the "
+                  f"~{PRACTICAL_URL_BUDGET // 1024} KB a Block Kit Builder link can carry")
 
 
 def preview_url_string(blocks: Any) -> str:

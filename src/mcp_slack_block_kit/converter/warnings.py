@@ -34,12 +34,11 @@ PATTERN_ORDER: Final = (
     PATTERN_LIST_IN_BLOCKQUOTE,
 )
 
-# Appended only when *auto* mode emits a `markdown` block (converter spec §9.3).
+# Appended only when *auto* mode emits a `markdown` block; one sentence, because it rides
+# along with every short reply (and every MCP result) auto mode answers that way.
 MARKDOWN_BLOCK_FALLBACK_SURFACES_WARNING: Final = (
-    "auto mode emitted a Slack `markdown` block. Fallback rendering on push notifications, "
-    "search, screen readers, and the email digest may show literal `##`, `**`, or "
-    "`[label](url)` characters. Pass the converter's derived text fallback as "
-    "chat.postMessage(text=) and consider setting prefer_rich_text=true."
+    "auto mode emitted a Slack `markdown` block, which push notifications and search may show "
+    "as raw Markdown; post the text fallback as text= or set prefer_rich_text=true."
 )
 
 _NORMALIZATION = (

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 from functools import lru_cache
 from importlib import resources
 
@@ -10,7 +9,7 @@ from mcp.server.mcpserver import MCPServer
 
 from .._version import __version__
 from .prompt import build_prompt
-from .tools import TOOLS, annotations_for
+from .tools import TOOLS, make_tool
 
 __all__ = ["CHEATSHEET_URI", "SERVER_NAME", "create_server", "read_cheatsheet"]
 
@@ -42,11 +41,8 @@ def create_server(version: str | None = None) -> MCPServer:
         version=__version__ if version is None else version,
         # The CLI configures logging first; the SDK only adds a handler when none exists.
         log_level="WARNING",
+        tools=[make_tool(spec) for spec in TOOLS],
     )
-    for spec in TOOLS:
-        server.add_tool(spec["fn"], name=spec["name"], title=spec["title"],
-                        description=inspect.cleandoc(spec["fn"].__doc__ or ""),
-                        annotations=annotations_for(spec["title"]), structured_output=True)
 
     @server.resource(CHEATSHEET_URI, name=CHEATSHEET_NAME, title=CHEATSHEET_TITLE,
                      description=CHEATSHEET_DESCRIPTION, mime_type="text/markdown")

@@ -19,23 +19,26 @@ PROMPT_DESCRIPTION = (
 )
 DELIMITER = "--- content ---"
 
-# The numbered steps of tools.md §10, in that order; ends with a blank line before the delimiter.
+# The numbered steps; ends with a blank line before the delimiter. Steps 2 and 3 are the
+# posting recipe for the two shapes the convert tool returns.
 INSTRUCTIONS = """\
 Format the content below as a Slack message using Block Kit.
 
 1. Call the `convert_markdown_to_block_kit` tool with the content as the `markdown` argument.
-2. When posting with `chat.postMessage`, put the returned `blocks` array in the `blocks:` \
-parameter, never in `text:` (Slack renders `text:` as mrkdwn, so `##`, `**` and \
-`[label](url)` would show literally).
+2. If the result has `blocks`, post one message with `chat.postMessage`: the returned `blocks` \
+array in the `blocks:` parameter, never in `text:` (Slack renders `text:` as mrkdwn, so `##`, \
+`**` and `[label](url)` would show literally).
 3. Put the returned `text_fallback` in the `text:` parameter: it is what push notifications, \
-search, screen readers and the e-mail digest show. Never put the Markdown source there.
+search, screen readers and the e-mail digest show. Never put the Markdown source there. If the \
+result has `messages` instead (a reply too long for one message), post each entry in order as \
+its own `chat.postMessage`, its `blocks` in `blocks:` and its `text` in `text:`.
 4. Read the returned `warnings` and tell the user about repair notices ("normalized input ...") \
 and about the fallback-surface advisory.
 5. Keep mention sanitisation on: set `allow_broadcasts` only when the user explicitly asks to \
 ping a channel (@channel, @here, @everyone).
 6. Set `prefer_rich_text=true` when push notifications or accessibility matter; its default \
 flips to true in the next major version.
-7. Optionally call `validate_block_kit` on the result before posting.
+7. Optionally call `validate_block_kit` on the blocks before posting.
 
 """
 

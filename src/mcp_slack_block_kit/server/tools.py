@@ -2,23 +2,24 @@
 
 from __future__ import annotations
 
+import inspect
 import json
-from collections.abc import Mapping
-from functools import lru_cache
-from typing import Annotated, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.tools import Tool
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, WithJsonSchema
 from typing_extensions import NotRequired, TypedDict
 
-from ..blocks.limits import (
-    DEFAULT_MAX_BLOCKS_PER_CHUNK,
-    MAX_BLOCKS_PER_MESSAGE,
-    PRACTICAL_URL_BUDGET,
-)
+from ..blocks.limits import MAX_BLOCKS_PER_MESSAGE
 from ..exceptions import BlockDecodeError, InvalidOptionsError, SlackBlockKitError
 
-__all__ = ["TOOLS", "ToolSpec", "decode_blocks_input"]
+if TYPE_CHECKING:
+    from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
+
+__all__ = ["TOOLS", "StrictTool", "ToolSpec", "decode_blocks_input", "make_tool"]
 
 Block = dict[str, Any]
 
@@ -26,21 +27,32 @@ Block = dict[str, Any]
 # Key order in each TypedDict is the key order of the serialised result (tools.md tables).
 
 
-class ConvertOutput(TypedDict):
-    """Result of convert_markdown_to_block_kit."""
+class MessageOutput(TypedDict):
+    """One message of a reply too long for one: post it as chat.postMessage(**message)."""
 
-    blocks: Annotated[list[Block], Field(description="All blocks, unchunked: post as blocks=.")]
-    chunks: NotRequired[Annotated[list[list[Block]], Field(
-        description="Message-sized chunks; present only when split was requested and "
-                    "produced more than one chunk.")]]
-    chunk_count: NotRequired[Annotated[int, Field(
-        description="Number of chunks; present only when split was requested.")]]
+    blocks: Annotated[list[Block], Field(description="This message's blocks: blocks=.")]
+    text: Annotated[str, Field(description="This message's notification text: text=.")]
+
+
+class ConvertOutput(TypedDict):
+    """Result of convert_markdown_to_block_kit: one JSON object, sent as the result's text.
+
+    Exactly one of ``blocks`` (the reply fits one message) and ``messages`` is present.
+    """
+
+    blocks: NotRequired[Annotated[list[Block], Field(
+        description="The reply as one message: post as blocks=. Absent when messages is "
+                    "present.")]]
+    messages: NotRequired[Annotated[list[MessageOutput], Field(
+        description="The reply as several messages (or with split=\"messages\"), in order: "
+                    "post each as chat.postMessage(**message). Absent when blocks is present.")]]
     preview_url: NotRequired[Annotated[str, Field(
-        description="Block Kit Builder link; omitted when return_preview_url is false.")]]
+        description="Block Kit Builder link; only with return_preview_url=true and when it "
+                    "fits in 8 KB.")]]
     preview_byte_size: NotRequired[Annotated[int, Field(
         description="Byte length of preview_url.")]]
-    text_fallback: Annotated[str, Field(
-        description="Plain-text summary: post as chat.postMessage(text=...); '' when none.")]
+    text_fallback: NotRequired[Annotated[str, Field(
+        description="With blocks only: the notification text, post as text=; '' when none.")]]
     warnings: Annotated[list[str], Field(description="Non-fatal notes; [] when none.")]
 
 
@@ -112,10 +124,20 @@ class ToolInputError(Exception):
     """A tool argument that is well-formed JSON but unusable; its text is the whole message."""
 
 
+def _compact(value: Mapping[str, Any]) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
 def _ok(value: Mapping[str, Any]) -> CallToolResult:
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return CallToolResult(content=[TextContent(type="text", text=text)],
+    return CallToolResult(content=[TextContent(type="text", text=_compact(value))],
                           structured_content=dict(value))
+
+
+def _ok_text(value: Mapping[str, Any]) -> CallToolResult:
+    """The result object as JSON text only. The convert result is mostly blocks, and sending
+    them a second time as structuredContent would double what every client receives; the
+    text item is the one every client reads."""
+    return CallToolResult(content=[TextContent(type="text", text=_compact(value))])
 
 
 def _error(message: str) -> CallToolResult:
@@ -180,14 +202,6 @@ def _violation(item: Any) -> dict[str, Any]:
     return out
 
 
-@lru_cache(maxsize=64)
-def _converter(options: Any) -> Any:
-    """One converter per distinct ``Options`` (converters are thread-safe and reusable)."""
-    from ..converter import Converter
-
-    return Converter(options)
-
-
 # --------------------------------------------------------------------------- field types
 
 _BlocksArg = Annotated[list[dict[str, Any]] | None, Field(
@@ -236,18 +250,26 @@ def convert_markdown_to_block_kit(
                     'e.g. {"alice": "U012AB3CD"}. Values must be U… (or W…) user, C… channel '
                     "or S… user-group IDs.")] = None,
     return_preview_url: Annotated[bool | None, Field(
-        description="Default true (null also means true). false skips the Block Kit Builder "
-                    "preview link.")] = None,
-    split: Annotated[str, Field(
-        description='Default "" (= "none"). "blocks" or "both" also returns chunks of at most '
-                    "50 blocks (one table, 12,000 markdown bytes each) in chunks/chunk_count; "
-                    "post each chunk as its own message.")] = "",
+        description="Default false (null also means false). true adds preview_url, a Block Kit "
+                    "Builder link to the reply, when that link fits in 8 KB (a warning says "
+                    "so when it does not).")] = False,
+    # Any value is accepted by the schema check so that the tool answers every wrong one,
+    # a boolean included, with the same one-line error.
+    split: Annotated[Any, WithJsonSchema({"type": "string"}), Field(
+        description='Default "none" ("" also means none): the result holds `blocks` when the '
+                    "reply fits one Slack message and `messages` when it does not. "
+                    '"messages" always returns `messages`, even for a single one.')] = "",
     block_id_prefix: Annotated[str, Field(
         description='Default "" (no block ids). A prefix gives every block a block_id '
                     "PREFIX-<n>.")] = "",
-) -> Annotated[CallToolResult, ConvertOutput]:
-    """Convert Markdown (typically an LLM reply) into Slack Block Kit blocks ready for
+) -> CallToolResult:
+    """Convert Markdown (typically an LLM reply) into Slack Block Kit messages ready for
     chat.postMessage.
+
+    Result: a reply that fits one message gives `blocks` (post as blocks=) and `text_fallback`
+    (post as text=). A longer reply, or any reply with split="messages", gives `messages`
+    instead: post each {"blocks", "text"} object in order as chat.postMessage(**message).
+    Never put the Markdown itself in text=. `warnings` lists repairs and advisories.
 
     Modes: auto (default) chooses between ONE Slack `markdown` block (text up to 12,000 bytes,
     no images, no oversized tables) and a deterministic decomposition into rich_text, section,
@@ -256,16 +278,19 @@ def convert_markdown_to_block_kit(
 
     Safety: mention sanitisation is ON by default, so <!channel>, <!here>, <@U…> and friends in
     the text cannot ping anyone; `mention_map` ({"alice": "U012AB3CD"}) is the safe way to create
-    real mentions. A Block Kit Builder preview link is returned by default.
-
-    Posting: pass `blocks` as chat.postMessage(blocks=...) and `text_fallback` as text=...;
-    never put the Markdown itself in text=. With split="blocks", post each of `chunks` as its own
-    message.
+    real mentions. return_preview_url=true adds a Block Kit Builder preview link.
     """
-    from ..converter.options import options_from_mapping
+    from ..converter.core import convert_for_messages
+    from ..converter.fallback import derive_text_fallback
+    from ..converter.options import Mode, options_from_mapping
+    from ..messages import to_messages
 
-    if split not in ("", "none", "blocks", "both"):
-        return _error(f"invalid input: invalid split {_q(split)} (want none, blocks, or both)")
+    as_messages = _SPLITS.get(split) if isinstance(split, str) else None
+    if as_messages is None:
+        shown = json.dumps(split, ensure_ascii=False)
+        if len(shown) > 40:
+            shown = shown[:39] + "…"
+        return _error(f"invalid input: invalid split {shown} (want none or messages)")
     values: dict[str, Any] = {
         "mode": mode,
         "allow_broadcasts": allow_broadcasts,
@@ -278,42 +303,57 @@ def convert_markdown_to_block_kit(
     if mention_map:
         values["mention_map"] = mention_map
     try:
-        converter = _converter(options_from_mapping(values))
+        options = options_from_mapping(values)
     except InvalidOptionsError as exc:
         return _error(f"converter init failed: {exc}")
     try:
-        result = converter.convert(markdown)
+        # The conversion to_messages makes (never refused for size), then its grouping.
+        result = convert_for_messages(markdown, options)
+        # Grouping the converted blocks is to_messages(markdown, options) without a second
+        # conversion; only allow_broadcasts changes how to_messages derives each `text`.
+        messages = (to_messages(markdown, options=options) if options.allow_broadcasts
+                    else to_messages(result.blocks))
     except SlackBlockKitError as exc:
         return _error(f"conversion failed: {exc}")
 
-    blocks: list[Block] = result.blocks
     warnings = list(result.warnings)
-    out: dict[str, Any] = {"blocks": blocks}
-    if split in ("blocks", "both"):
-        from ..blocks.split import chunk_blocks
-
-        chunks = chunk_blocks(blocks, DEFAULT_MAX_BLOCKS_PER_CHUNK)
-        if len(chunks) > 1:
-            out["chunks"] = chunks
-            out["chunk_count"] = len(chunks)
-        else:
-            out["chunk_count"] = 1
-    if return_preview_url is not False:
-        from ..blocks.preview import preview_url
+    if options.mode is Mode.MARKDOWN_BLOCK and result.blocks and all(
+            b.get("type") != "markdown" for b in result.blocks):
+        warnings.append(MARKDOWN_BLOCK_TOO_LONG_WARNING)
+    out: dict[str, Any] = {}
+    blocks: list[Block]
+    if as_messages or len(messages) > 1:
+        out["messages"] = messages
+        blocks = [b for m in messages for b in m["blocks"]]
+    else:
+        blocks = messages[0]["blocks"] if messages else []
+        out["blocks"] = blocks
+    if return_preview_url:
+        from ..blocks.preview import fitting_preview_url
 
         try:
-            preview = preview_url(blocks)
-        except (SlackBlockKitError, TypeError, ValueError):
-            pass  # not expected for converter output; the preview is optional (tools.md §3.2)
-        else:
+            preview, note = fitting_preview_url(blocks)
+        except (SlackBlockKitError, TypeError, ValueError) as exc:  # not expected: our blocks
+            preview, note = None, f"preview URL omitted: {exc}"
+        if preview is not None:
             out["preview_url"] = preview.url
             out["preview_byte_size"] = preview.byte_size
-            if preview.byte_size > PRACTICAL_URL_BUDGET:
-                warnings.append(f"preview URL is {preview.byte_size} bytes; may exceed practical "
-                                "browser/Slack limits (~8KB)")
-    out["text_fallback"] = result.text_fallback
+        elif note is not None:
+            warnings.append(note)
+    if "blocks" in out:
+        out["text_fallback"] = derive_text_fallback(blocks,
+                                                    allow_broadcasts=options.allow_broadcasts)
     out["warnings"] = warnings
-    return _ok(out)
+    return _ok_text(out)
+
+
+# `split` values: True returns `messages` whatever the length. "blocks" and "both" are the
+# names other implementations of this tool use.
+_SPLITS = {"": False, "none": False, "messages": True, "blocks": True, "both": True}
+
+MARKDOWN_BLOCK_TOO_LONG_WARNING = (
+    "mode markdown_block: the text is over the 12,000 bytes one `markdown` block holds, so it "
+    "was converted as rich_text")
 
 
 def validate_block_kit(
@@ -469,26 +509,97 @@ def block_kit_to_markdown(
 
 
 class ToolSpec(TypedDict):
-    """One tool registration: function, name and human title."""
+    """One tool registration: function, name, human title, and whether the result is also
+    sent as structuredContent (with an output schema)."""
 
     fn: Any
     name: str
     title: str
+    structured: bool
 
 
-# Registration (= listing) order of tools.md §1.
+# Registration (= listing) order.
 TOOLS: tuple[ToolSpec, ...] = (
     {"fn": convert_markdown_to_block_kit, "name": "convert_markdown_to_block_kit",
-     "title": "Convert Markdown to Block Kit"},
-    {"fn": validate_block_kit, "name": "validate_block_kit", "title": "Validate Block Kit"},
-    {"fn": preview_block_kit, "name": "preview_block_kit", "title": "Preview Block Kit"},
-    {"fn": lint_block_kit, "name": "lint_block_kit", "title": "Lint Block Kit"},
-    {"fn": split_blocks, "name": "split_blocks", "title": "Split Block Kit Blocks"},
+     "title": "Convert Markdown to Block Kit", "structured": False},
+    {"fn": validate_block_kit, "name": "validate_block_kit", "title": "Validate Block Kit",
+     "structured": True},
+    {"fn": preview_block_kit, "name": "preview_block_kit", "title": "Preview Block Kit",
+     "structured": True},
+    {"fn": lint_block_kit, "name": "lint_block_kit", "title": "Lint Block Kit",
+     "structured": True},
+    {"fn": split_blocks, "name": "split_blocks", "title": "Split Block Kit Blocks",
+     "structured": True},
     {"fn": block_kit_to_markdown, "name": "block_kit_to_markdown",
-     "title": "Block Kit to Markdown"},
+     "title": "Block Kit to Markdown", "structured": True},
 )
 
 
 def annotations_for(title: str) -> ToolAnnotations:
-    """Pure, closed-world tools: read-only, no network (tools.md §2.3)."""
+    """Pure, closed-world tools: read-only, no network."""
     return ToolAnnotations(title=title, read_only_hint=True, open_world_hint=False)
+
+
+# --------------------------------------------------------------------------- strict arguments
+
+# At most this many argument problems are named in one error line.
+_MAX_REPORTED = 3
+
+
+def schema_error_message(exc: ValidationError, known: Sequence[str]) -> str:
+    """One line naming what is wrong with the arguments (``known``: the tool's argument
+    names, listed when an unknown one is given)."""
+    problems: list[str] = []
+    errors = exc.errors(include_url=False, include_input=False)
+    for err in errors[:_MAX_REPORTED]:
+        loc = [str(part) for part in err["loc"]]
+        where = ".".join(loc)
+        if err["type"] == "extra_forbidden":
+            if len(loc) == 1:
+                problems.append(f"unknown argument {_q(where)} (known: {', '.join(known)})")
+            else:
+                problems.append(f"unknown field {_q(where)}")
+        elif err["type"] == "missing":
+            problems.append(f"missing required argument {_q(where)}")
+        else:
+            problems.append(f"{where}: {err['msg']}")
+    if len(errors) > _MAX_REPORTED:
+        problems.append(f"and {len(errors) - _MAX_REPORTED} more")
+    return " ".join(("invalid input: " + "; ".join(problems)).split())
+
+
+class StrictTool(Tool):
+    """An SDK tool whose arguments are checked strictly: an argument the tool does not
+    declare is refused (``additionalProperties: false`` in its input schema), and any
+    argument that fails the schema is answered with a one-line ``isError`` result instead of
+    the SDK's multi-line validation report."""
+
+    async def run(self, arguments: dict[str, Any], context: Any,
+                  convert_result: bool = False) -> Any:
+        try:
+            return await super().run(arguments, context, convert_result)
+        except ToolError as exc:
+            # The SDK raises ToolError from the ValidationError only while checking the
+            # arguments; a tool body never raises either (errors are returned results).
+            if isinstance(exc.__cause__, ValidationError):
+                known = list(self.parameters.get("properties", {}))
+                return _error(schema_error_message(exc.__cause__, known))
+            raise
+
+
+def make_tool(spec: ToolSpec) -> Tool:
+    """The registered tool for ``spec``: described by its docstring, strict arguments."""
+    fn = spec["fn"]
+    tool = StrictTool.from_function(
+        fn, name=spec["name"], title=spec["title"],
+        description=inspect.cleandoc(fn.__doc__ or ""),
+        annotations=annotations_for(spec["title"]), structured_output=spec["structured"])
+    base = tool.fn_metadata.arg_model
+    # A subclass that forbids extra keys; pydantic merges its config with the SDK's.
+    strict = cast("type[ArgModelBase]", type(
+        base.__name__, (base,), {"__module__": base.__module__,
+                                 "__qualname__": base.__qualname__,
+                                 "model_config": ConfigDict(extra="forbid")}))
+    tool.fn_metadata.arg_model = strict
+    tool.parameters = strict.model_json_schema(by_alias=True)
+    return tool
