@@ -60,4 +60,4 @@ def test_rewrite_is_linear_on_pathological_input(text: str) -> None:
     """Adversarial bracket soup finishes quickly (no catastrophic backtracking)."""
     start = time.perf_counter()
     rewrite_slack_url_forms(text)
-    assert time.perf_counter() - start < 1.0
+    assert time.perf_counter() - start < 30.0  # a watchdog: a quadratic step takes minutes

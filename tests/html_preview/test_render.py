@@ -416,7 +416,7 @@ def test_adversarial_mrkdwn_renders_in_linear_time(text: str) -> None:
     """Markdown-like pathologies of ~300 KB render quickly (no quadratic scans)."""
     start = time.perf_counter()
     page = render_html(_mrkdwn(text))
-    assert time.perf_counter() - start < 3.0
+    assert time.perf_counter() - start < 30.0  # a watchdog: a quadratic step takes minutes
     assert inspect(page).problems() == []
 
 
@@ -429,4 +429,4 @@ def test_adversarial_rich_text_and_markdown_in_linear_time() -> None:
               {"type": "markdown", "text": "**a** _b_ [c](https://x.test) <d>\n" * 8000}]
     start = time.perf_counter()
     render_html(blocks)
-    assert time.perf_counter() - start < 3.0
+    assert time.perf_counter() - start < 30.0  # a watchdog: a quadratic step takes minutes
