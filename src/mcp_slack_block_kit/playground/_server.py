@@ -1,4 +1,5 @@
-"""A loopback-only ``http.server`` app: the page, its script, and ``POST /api/render``."""
+"""A loopback-only ``http.server`` app: the page, its script, ``POST /api/render`` and
+``POST /api/stream``."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any, Final
 
 from ..blocks.limits import DEFAULT_MAX_INPUT_BYTES
 from ..exceptions import SlackBlockKitError
-from ._api import render_request
+from ._api import render_request, stream_request
 from ._page import APP_JS, PAGE_HTML
 
 __all__ = ["LOOPBACK", "MAX_BODY_BYTES", "PlaygroundServer", "make_server"]
@@ -25,6 +26,7 @@ MAX_BODY_BYTES: Final = 4 * DEFAULT_MAX_INPUT_BYTES
 _PAGE_CSP: Final = ("default-src 'none'; script-src 'self'; connect-src 'self'; "
                     "style-src 'unsafe-inline'; img-src http: https: data:; frame-src 'self'; "
                     "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+_ROUTES: Final = {"/api/render": render_request, "/api/stream": stream_request}
 _ASSETS: Final = {
     "/": ("text/html; charset=utf-8", PAGE_HTML.encode("utf-8")),
     "/app.js": ("text/javascript; charset=utf-8", APP_JS.encode("utf-8")),
@@ -79,7 +81,8 @@ class _Handler(BaseHTTPRequestHandler):
         if not self._host_ok():
             self._json(HTTPStatus.FORBIDDEN, {"error": "forbidden host"})
             return
-        if self.path != "/api/render":
+        route = _ROUTES.get(self.path)
+        if route is None:
             self._json(HTTPStatus.NOT_FOUND, {"error": "not found"})
             return
         # A JSON content type cannot be sent cross-site without a CORS preflight, which this
@@ -106,7 +109,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(HTTPStatus.BAD_REQUEST, {"error": "invalid JSON: nested too deeply"})
             return
         try:
-            result = render_request(data)
+            result = route(data)
         except SlackBlockKitError as exc:
             self._json(HTTPStatus.UNPROCESSABLE_ENTITY, {"error": str(exc)})
             return
