@@ -43,6 +43,9 @@ _EXPORTS: dict[str, str] = {
     "ReverseResult": ".reverse",
     "blocks_to_markdown": ".reverse",
     "render_html": ".html_preview",
+    # streaming
+    "MarkdownStream": ".streaming",
+    "StreamEvent": ".streaming",
     # MCP server embedding (loads the SDK only when called)
     "create_server": ".server",
     "run_http": ".server",
@@ -56,6 +59,7 @@ _EXPORTS: dict[str, str] = {
     "InvalidOptionsError": ".exceptions",
     "MarkdownBlockTooLargeError": ".exceptions",
     "SlackBlockKitError": ".exceptions",
+    "StreamClosedError": ".exceptions",
     # limits (values are contract)
     "BUILDER_HOST": ".blocks.limits",
     "DEFAULT_MAX_BLOCKS_PER_CHUNK": ".blocks.limits",
@@ -109,6 +113,7 @@ __all__ = [
     "InvalidOptionsError",
     "LintThresholds",
     "MarkdownBlockTooLargeError",
+    "MarkdownStream",
     "Mode",
     "NormalizeResult",
     "Options",
@@ -116,6 +121,8 @@ __all__ = [
     "ReverseResult",
     "Severity",
     "SlackBlockKitError",
+    "StreamClosedError",
+    "StreamEvent",
     "Surface",
     "ValidationResult",
     "Violation",
@@ -190,9 +197,11 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         InvalidOptionsError,
         MarkdownBlockTooLargeError,
         SlackBlockKitError,
+        StreamClosedError,
     )
     from .html_preview import render_html
     from .messages import to_messages
     from .normalizer import NormalizeResult, normalize
     from .reverse import ReverseResult, blocks_to_markdown
     from .server import create_server, run_http, run_sse, run_stdio
+    from .streaming import MarkdownStream, StreamEvent

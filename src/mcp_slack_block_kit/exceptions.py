@@ -9,6 +9,7 @@ as data. The hierarchy, so callers know which base to catch::
     ├── MarkdownBlockTooLargeError      markdown_block mode, emitted text > 12,000 bytes
     ├── ConversionError                 any other input the converter cannot turn into blocks
     ├── InvalidOptionsError (ValueError)  a bad Options value (raised at construction)
+    ├── StreamClosedError               MarkdownStream.push after finish
     └── BlockDecodeError (ValueError)   malformed Block Kit given to validate/lint/split/
                                         preview/reverse
 """
@@ -23,6 +24,7 @@ __all__ = [
     "InvalidOptionsError",
     "MarkdownBlockTooLargeError",
     "SlackBlockKitError",
+    "StreamClosedError",
 ]
 
 
@@ -74,3 +76,7 @@ class BlockDecodeError(SlackBlockKitError, ValueError):
     """Raised when Block Kit input is malformed: not a list, a block without ``type``, a field
     of the wrong JSON kind. The message names the JSON path, e.g.
     ``blocks[2].text.text: expected string``."""
+
+
+class StreamClosedError(SlackBlockKitError):
+    """Raised by ``MarkdownStream.push`` once ``finish`` was called."""
