@@ -50,6 +50,9 @@ _EXPORTS: dict[str, str] = {
     "astream_to_slack": ".slack",
     "post_streaming_updates": ".slack",
     "stream_to_slack": ".slack",
+    # streaming
+    "MarkdownStream": ".streaming",
+    "StreamEvent": ".streaming",
     # MCP server embedding (loads the SDK only when called)
     "create_server": ".server",
     "run_http": ".server",
@@ -64,6 +67,7 @@ _EXPORTS: dict[str, str] = {
     "MarkdownBlockTooLargeError": ".exceptions",
     "SlackBlockKitError": ".exceptions",
     "SlackPostError": ".exceptions",
+    "StreamClosedError": ".exceptions",
     # limits (values are contract)
     "BUILDER_HOST": ".blocks.limits",
     "DEFAULT_MAX_BLOCKS_PER_CHUNK": ".blocks.limits",
@@ -117,6 +121,7 @@ __all__ = [
     "InvalidOptionsError",
     "LintThresholds",
     "MarkdownBlockTooLargeError",
+    "MarkdownStream",
     "Mode",
     "NormalizeResult",
     "Options",
@@ -126,6 +131,8 @@ __all__ = [
     "Severity",
     "SlackBlockKitError",
     "SlackPostError",
+    "StreamClosedError",
+    "StreamEvent",
     "StreamResult",
     "Surface",
     "ValidationResult",
@@ -206,6 +213,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         MarkdownBlockTooLargeError,
         SlackBlockKitError,
         SlackPostError,
+        StreamClosedError,
     )
     from .html_preview import render_html
     from .messages import to_messages
@@ -220,3 +228,4 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         post_streaming_updates,
         stream_to_slack,
     )
+    from .streaming import MarkdownStream, StreamEvent

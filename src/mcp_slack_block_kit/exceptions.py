@@ -9,6 +9,7 @@ as data. The hierarchy, so callers know which base to catch::
     ├── MarkdownBlockTooLargeError      markdown_block mode, emitted text > 12,000 bytes
     ├── ConversionError                 any other input the converter cannot turn into blocks
     ├── InvalidOptionsError (ValueError)  a bad Options value (raised at construction)
+    ├── StreamClosedError               MarkdownStream.push after finish
     ├── BlockDecodeError (ValueError)   malformed Block Kit given to validate/lint/split/
     │                                   preview/reverse
     └── SlackPostError                  Slack refused a call of stream_to_slack /
@@ -28,6 +29,7 @@ __all__ = [
     "MarkdownBlockTooLargeError",
     "SlackBlockKitError",
     "SlackPostError",
+    "StreamClosedError",
 ]
 
 
@@ -79,6 +81,10 @@ class BlockDecodeError(SlackBlockKitError, ValueError):
     """Raised when Block Kit input is malformed: not a list, a block without ``type``, a field
     of the wrong JSON kind. The message names the JSON path, e.g.
     ``blocks[2].text.text: expected string``."""
+
+
+class StreamClosedError(SlackBlockKitError):
+    """Raised by ``MarkdownStream.push`` once ``finish`` was called."""
 
 
 class SlackPostError(SlackBlockKitError):
