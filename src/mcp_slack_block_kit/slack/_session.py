@@ -7,6 +7,7 @@ generator that yields an ``ApiCall`` and receives the ``ApiReply``; the drivers 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ __all__ = ["ApiCall", "ApiReply", "Plan", "PostedMessage", "StreamResult"]
 # Slack's per-call caps this module relies on.
 MAX_MARKDOWN_TEXT_CHARS = 12_000  # markdown_text on the streaming methods and chat.update
 MAX_FALLBACK_CHARS = 150  # the notification text sent alongside upgraded blocks
+MIN_PIECE_CHARS = 64  # below this, a refused piece is not cut again: the call fails
 
 _EXPIRED = "message_not_in_streaming_state"
 _TOO_LONG = "msg_too_long"
@@ -124,6 +126,7 @@ class _Session:
     index: int = 0  # the stream's current message index
     last_send: float = -math.inf
     now: float = 0.0  # the clock reading of the latest push
+    piece_limit: int = MAX_MARKDOWN_TEXT_CHARS  # largest text one call carries (adapts)
     api_calls: int = 0
     recoveries: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
@@ -176,21 +179,39 @@ class _Session:
         return max(0.0, self.last_send + interval - now)
 
     def flush(self) -> Plan:
-        """Send the pending text to the current message (opening one when needed)."""
-        if not self.pending:
-            return
+        """Send the pending text to the current message (opening one when needed).
+
+        Slack may take less than we offer: a message it calls full (``msg_too_long`` on an
+        append or update) is finished and the rest continues in a new one; a piece too big
+        even for a new message is cut in two (at a line break when there is one) and the
+        pieces go one after another, so no text is dropped."""
+        if not self.pending.strip() and self.fresh:
+            return  # never open a message with nothing to read in it
         self.last_send = self.now
-        if self.fresh:
-            yield from self._open()
-        elif self.msgs[-1].live:
-            yield from self._append()
-        else:
-            yield from self._rewrite()
+        while self.pending:
+            cut = _cut(self.pending, self.piece_limit)
+            piece, rest = self.pending[:cut], self.pending[cut:]
+            self.pending = piece
+            outcome = yield from self._send()
+            if outcome == "sent":
+                self.pending = rest
+            elif outcome == "full":
+                self.recoveries.append(_TOO_LONG)
+                yield from self._carry_over(self.msgs[-1])
+                self.pending += rest
+            else:  # "too_big": even an empty message refused the piece
+                self.recoveries.append(_TOO_LONG)
+                self.pending += rest
+                if self.piece_limit <= MIN_PIECE_CHARS:
+                    raise SlackPostError(self._open_method(), _TOO_LONG, self.result())
+                self.piece_limit = max(MIN_PIECE_CHARS, min(len(piece), self.piece_limit) // 2)
 
     def close_message(self, stop_blocks: Sequence[Mapping[str, Any]] | None = None) -> Plan:
         """Send what is pending and finish the current message (stop its stream, with
         ``stop_blocks`` at its bottom). Returns whether those blocks were attached."""
         yield from self.flush()
+        if self.fresh:
+            self.pending = ""  # only blank text was left: not worth a message
         attached = False
         if not self.fresh and self.msgs and self.msgs[-1].live:
             cur = self.msgs[-1]
@@ -232,7 +253,18 @@ class _Session:
 
     # -- calls ------------------------------------------------------------------------------
 
-    def _open(self) -> Plan:
+    def _open_method(self) -> str:
+        return "chat.startStream" if self.kind == "stream" else "chat.postMessage"
+
+    def _send(self) -> Generator[ApiCall, ApiReply, str]:
+        """Send ``pending`` (one piece) where it belongs: "sent", "full" or "too_big"."""
+        if self.fresh:
+            return (yield from self._open())
+        if self.msgs[-1].live:
+            return (yield from self._append())
+        return (yield from self._rewrite())
+
+    def _open(self) -> Generator[ApiCall, ApiReply, str]:
         text = self.pending
         if self.kind == "stream":
             kwargs: dict[str, Any] = {"channel": self.channel, "thread_ts": self.thread_ts,
@@ -250,13 +282,15 @@ class _Session:
         reply = yield call
         self.api_calls += 1
         if not reply.ok:
+            if reply.error == _TOO_LONG:
+                return "too_big"
             raise self._refused(call, reply)
         streamed = self.kind == "stream"
         self.msgs.append(_Msg(str(reply.data["ts"]), text, live=streamed, streamed=streamed))
-        self.pending = ""
         self.fresh = False
+        return "sent"
 
-    def _append(self) -> Plan:
+    def _append(self) -> Generator[ApiCall, ApiReply, str]:
         cur, text = self.msgs[-1], self.pending
         call = ApiCall("chat_appendStream", {"channel": self.channel, "ts": cur.ts,
                                              "markdown_text": text})
@@ -264,62 +298,54 @@ class _Session:
         self.api_calls += 1
         if reply.ok:
             cur.text += text
-            self.pending = ""
-        elif reply.error == _EXPIRED:
+            return "sent"
+        if reply.error == _EXPIRED:
             # The stream idled out: its text stays; finish this message by rewriting it whole.
             self.recoveries.append(_EXPIRED)
             cur.live, cur.streamed = False, False
-            yield from self._rewrite()
-        elif reply.error == _TOO_LONG:
-            self.recoveries.append(_TOO_LONG)
-            yield from self._continue_elsewhere(cur)
-        else:
-            raise self._refused(call, reply)
+            return (yield from self._rewrite())
+        if reply.error == _TOO_LONG:
+            return "full"
+        raise self._refused(call, reply)
 
-    def _rewrite(self) -> Plan:
+    def _rewrite(self) -> Generator[ApiCall, ApiReply, str]:
         cur = self.msgs[-1]
         full = cur.text + self.pending
         if len(full) > MAX_MARKDOWN_TEXT_CHARS:
-            self.recoveries.append(_TOO_LONG)
-            yield from self._continue_elsewhere(cur)
-            return
+            return "full"
         call = ApiCall("chat_update", {"channel": self.channel, "ts": cur.ts,
                                        "markdown_text": full})
         reply = yield call
         self.api_calls += 1
         if reply.ok:
             cur.text = full
-            self.pending = ""
-        elif reply.error == _TOO_LONG:
-            self.recoveries.append(_TOO_LONG)
-            yield from self._continue_elsewhere(cur)
-        else:
-            raise self._refused(call, reply)
+            return "sent"
+        if reply.error == _TOO_LONG:
+            return "full"
+        raise self._refused(call, reply)
 
-    def _continue_elsewhere(self, cur: _Msg) -> Plan:
-        """Slack refused more text for ``cur``: finish it as it is and carry the pending text
-        to a new message, reopening a code fence left open so the rest still renders as
-        code."""
+    def _carry_over(self, cur: _Msg) -> Plan:
+        """Slack refused more text for ``cur``: finish it as it is; the pending text opens the
+        next message, with a code fence left open in ``cur`` reopened first so the rest
+        still renders as code."""
         if cur.live:
-            reply = yield ApiCall("chat_stopStream", {"channel": self.channel, "ts": cur.ts})
+            call = ApiCall("chat_stopStream", {"channel": self.channel, "ts": cur.ts})
+            reply = yield call
             self.api_calls += 1
             cur.live = False
             if not reply.ok and reply.error != _EXPIRED:
-                raise self._refused(ApiCall("chat_stopStream", {"ts": cur.ts}), reply)
+                raise self._refused(call, reply)
         from ..messages import _open_fence
 
         fence = _open_fence(cur.text, None)
         if fence is not None:
             marker, info = fence
-            self.pending = f"{marker}{info}\n" + self.pending.lstrip("\n")
+            # Inside code every character counts, blank lines included.
+            prefix = "" if cur.text.endswith("\n") else "\n"
+            self.pending = f"{marker}{info}\n" + self.pending.removeprefix(prefix)
         else:
             self.pending = self.pending.lstrip("\n")
         self.fresh = True
-        if len(self.pending) > MAX_MARKDOWN_TEXT_CHARS:
-            raise SlackPostError("chat.startStream" if self.kind == "stream"
-                                 else "chat.postMessage", _TOO_LONG, self.result())
-        if self.pending:
-            yield from self._open()
 
     def _attach_stop_blocks(self, cur: _Msg) -> Plan:
         """Put ``stop_blocks`` under a message that can no longer take them from
@@ -337,13 +363,20 @@ class _Session:
         from ..blocks.limits import MAX_BLOCKS_PER_MESSAGE
         from ..blocks.validate import validate
         from ..converter import convert
+        from ..converter.options import Mode, Options
         from ..exceptions import SlackBlockKitError
+        from ._source import unescape_streamed
 
+        # The upgrade exists to give the archive native blocks, so auto mode is asked never
+        # to fall back to the single markdown block; an explicit mode is kept as it is.
+        options = self.convert_options if self.convert_options is not None else Options()
+        if options.mode is Mode.AUTO and not options.prefer_rich_text:
+            options = dataclasses.replace(options, prefer_rich_text=True)
         extra = list(self.stop_blocks or ())
         for i, cur in enumerate(self.msgs):
             tail = extra if i == len(self.msgs) - 1 else []
             try:
-                converted = convert(cur.text, self.convert_options)
+                converted = convert(unescape_streamed(cur.text), options)
             except SlackBlockKitError as exc:
                 self.warnings.append(f"final_blocks: message {i} kept as Markdown: {exc}")
                 continue
@@ -373,3 +406,15 @@ def _fallback(text: str) -> str:
     if len(flat) > MAX_FALLBACK_CHARS:
         flat = flat[:MAX_FALLBACK_CHARS - 1] + "…"
     return flat or "(message)"
+
+
+def _cut(text: str, limit: int) -> int:
+    """Where to cut ``text`` so the first part has at most ``limit`` characters: after the
+    last line break in its second half, else after the last space, else at ``limit``."""
+    if len(text) <= limit:
+        return len(text)
+    for sep in ("\n", " "):
+        at = text.rfind(sep, limit // 2, limit)
+        if at >= 0:
+            return at + 1
+    return limit
