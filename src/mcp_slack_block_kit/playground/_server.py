@@ -26,7 +26,6 @@ MAX_BODY_BYTES: Final = 4 * DEFAULT_MAX_INPUT_BYTES
 _PAGE_CSP: Final = ("default-src 'none'; script-src 'self'; connect-src 'self'; "
                     "style-src 'unsafe-inline'; img-src http: https: data:; frame-src 'self'; "
                     "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-_ROUTES: Final = {"/api/render": render_request, "/api/stream": stream_request}
 _ASSETS: Final = {
     "/": ("text/html; charset=utf-8", PAGE_HTML.encode("utf-8")),
     "/app.js": ("text/javascript; charset=utf-8", APP_JS.encode("utf-8")),
@@ -81,7 +80,7 @@ class _Handler(BaseHTTPRequestHandler):
         if not self._host_ok():
             self._json(HTTPStatus.FORBIDDEN, {"error": "forbidden host"})
             return
-        route = _ROUTES.get(self.path)
+        route = {"/api/render": render_request, "/api/stream": stream_request}.get(self.path)
         if route is None:
             self._json(HTTPStatus.NOT_FOUND, {"error": "not found"})
             return
