@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..converter.options import Options
 from ..converter.slack_urls import rewrite_slack_url_forms
@@ -45,8 +46,19 @@ class StreamEvent:
 
 # A fence line after any container markers (block quotes, list items, indentation).
 _FENCE_LINE = re.compile(
-    r"(?:[ \t]*(?:>[ \t]?|(?:[-*+]|[0-9]{1,9}[.)])[ \t]+))*[ \t]*(`{3,}|~{3,})(.*)", re.DOTALL
+    r"((?:[ \t]*(?:>[ \t]?|(?:[-*+]|[0-9]{1,9}[.)])[ \t]+))*[ \t]*)(`{3,}|~{3,})(.*)",
+    re.DOTALL,
 )
+_QUOTE_START = re.compile(r" {0,3}>")
+
+
+class _Fence(NamedTuple):
+    """A fenced code block the line splitter sees open."""
+
+    char: str
+    length: int
+    column: int  # where its run starts (characters)
+    quoted: bool  # opened inside a block quote
 _WS = " \t\n\r\f"
 
 
@@ -97,7 +109,7 @@ class MarkdownStream:
         self._partial = ""  # the incomplete last line
         self._block: list[str] = []  # complete lines of the open segment
         self._blank_tail = False  # the open segment ended with a blank line
-        self._fence: tuple[str, int] | None = None  # an open fence: its character, length
+        self._fence: _Fence | None = None
         self._finished = False
 
     @property
@@ -162,12 +174,17 @@ class MarkdownStream:
     def _line(self, line: str) -> None:
         """Take one complete line (ending in ``\\n``)."""
         block = self._block
-        if self._fence is not None:
-            block.append(line)
-            if _closes(line, *self._fence):
+        fence = self._fence
+        if fence is not None:
+            if _closes(line, fence):
+                block.append(line)
                 self._fence = None
                 self._flush()
-            return
+                return
+            if not _ends_container(line, fence):
+                block.append(line)
+                return
+            self._fence = None  # the list item or quote holding the fence ended
         if not line.strip(_WS):
             block.append(line)
             if any(not b.isspace() for b in block):
@@ -177,10 +194,13 @@ class MarkdownStream:
             self._flush()
         self._blank_tail = False
         m = _FENCE_LINE.match(line)
-        if m is not None and not (m.group(1)[0] == "`" and "`" in m.group(2)):
-            if block:
+        if m is not None and not (m.group(2)[0] == "`" and "`" in m.group(3)):
+            if block and m.start(2) == 0:
+                # Only a fence at the very start of a line is outside every container:
+                # indented, it may belong to the list item above.
                 self._flush()
-            self._fence = (m.group(1)[0], len(m.group(1)))
+            self._fence = _Fence(m.group(2)[0], len(m.group(2)), m.start(2),
+                                 ">" in m.group(1))
         block.append(line)
 
     def _flush(self) -> None:
@@ -212,14 +232,31 @@ class MarkdownStream:
         return [StreamEvent(m, t) for m, t in self._writer.take()]
 
 
-def _closes(line: str, char: str, length: int) -> bool:
+def _closes(line: str, fence: _Fence) -> bool:
+    """Is ``line`` a closing fence for ``fence`` (after any container markers)?"""
     m = _FENCE_LINE.match(line)
     return (
         m is not None
-        and m.group(1)[0] == char
-        and len(m.group(1)) >= length
-        and not m.group(2).strip(_WS)
+        and m.group(2)[0] == fence.char
+        and len(m.group(2)) >= fence.length
+        and not m.group(3).strip(_WS)
     )
+
+
+def _ends_container(line: str, fence: _Fence) -> bool:
+    """Does ``line`` surely end the container an indented or quoted fence lives in?
+
+    A fenced block cannot continue lazily: a line indented less than the item's content
+    (at most three columns left of the fence run), or without the quote marker, ends it.
+    """
+    if not line.strip(_WS):
+        return False
+    if fence.quoted:
+        return _QUOTE_START.match(line) is None
+    if fence.column <= 3:
+        return False
+    indent = len(line) - len(line.lstrip(" "))
+    return indent < fence.column - 3
 
 
 def _ends_in_fence(text: str) -> bool:
