@@ -422,3 +422,18 @@ def test_async_post_streaming_updates(slack: FakeSlack) -> None:
 
     result = asyncio.run(run())
     assert [m.text for m in result.messages] == committed(cuts(REPLY))
+
+
+@pytest.mark.slow
+def test_a_slack_that_takes_almost_nothing_cannot_loop_forever() -> None:
+    """If every message is full after one piece, the reply stops at the message bound with
+    SlackPostError instead of opening messages without end."""
+    from mcp_slack_block_kit.slack._session import MAX_REPLY_MESSAGES
+
+    with FakeSlack(max_stream_chars=70, max_messages=MAX_REPLY_MESSAGES + 10) as slack:
+        text = "```\n" + "x\n" * 40_000 + "```\n"
+        with pytest.raises(SlackPostError) as info:
+            _stream(slack, [text], max_message_chars=100_000, flush_chars=64,
+                    flush_interval=3600)
+        assert info.value.error == "too_many_messages"
+        assert len(slack.messages()) == MAX_REPLY_MESSAGES

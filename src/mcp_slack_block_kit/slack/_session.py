@@ -21,6 +21,7 @@ __all__ = ["ApiCall", "ApiReply", "Plan", "PostedMessage", "StreamResult"]
 MAX_MARKDOWN_TEXT_CHARS = 12_000  # markdown_text on the streaming methods and chat.update
 MAX_FALLBACK_CHARS = 150  # the notification text sent alongside upgraded blocks
 MIN_PIECE_CHARS = 64  # below this, a refused piece is not cut again: the call fails
+MAX_REPLY_MESSAGES = 500  # Slack messages one reply may take (500 x 12,000 characters)
 
 _EXPIRED = "message_not_in_streaming_state"
 _TOO_LONG = "msg_too_long"
@@ -265,6 +266,10 @@ class _Session:
         return (yield from self._rewrite())
 
     def _open(self) -> Generator[ApiCall, ApiReply, str]:
+        if len(self.msgs) >= MAX_REPLY_MESSAGES:
+            # A bound, not a path: Slack taking almost nothing per message would otherwise
+            # have us open messages without end.
+            raise SlackPostError(self._open_method(), "too_many_messages", self.result())
         text = self.pending
         if self.kind == "stream":
             kwargs: dict[str, Any] = {"channel": self.channel, "thread_ts": self.thread_ts,
