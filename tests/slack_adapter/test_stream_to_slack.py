@@ -437,3 +437,15 @@ def test_a_slack_that_takes_almost_nothing_cannot_loop_forever() -> None:
                     flush_interval=3600)
         assert info.value.error == "too_many_messages"
         assert len(slack.messages()) == MAX_REPLY_MESSAGES
+
+
+def test_feedback_blocks_survive_a_skipped_upgrade(slack: FakeSlack) -> None:
+    """When final_blocks cannot upgrade the last message (two tables do not fit one Slack
+    message), it stays as streamed and keeps its feedback buttons."""
+    table = "| a | b |\n|---|---|\n| 1 | 2 |\n"
+    text = f"First table:\n\n{table}\nSecond table:\n\n{table}\nDone.\n"
+    result = _stream(slack, cuts(text), final_blocks=True, stop_blocks=FEEDBACK)
+    (msg,) = slack.messages()
+    assert not result.messages[0].upgraded and result.warnings
+    assert msg.blocks is None and msg.stop_blocks == FEEDBACK
+    assert "do not fit one message" in result.warnings[0]

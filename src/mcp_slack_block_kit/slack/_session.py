@@ -234,12 +234,12 @@ class _Session:
         return attached
 
     def finish(self, *, final_blocks: bool) -> Plan:
-        """Close the last message with ``stop_blocks``, then upgrade it all if asked."""
-        native = self.stop_blocks if not final_blocks else None
-        attached = yield from self.close_message(native)
+        """Close the last message with ``stop_blocks``, then upgrade it all if asked (the
+        upgrade of the last message carries the blocks again: chat.update replaces them)."""
+        attached = yield from self.close_message(self.stop_blocks)
         if final_blocks:
             yield from self._upgrade_all()
-        elif self.stop_blocks and self.msgs and not attached:
+        if self.stop_blocks and self.msgs and not attached and not self.msgs[-1].upgraded:
             yield from self._attach_stop_blocks(self.msgs[-1])
 
     def abort(self) -> Plan:
