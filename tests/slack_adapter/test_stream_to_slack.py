@@ -374,12 +374,18 @@ def test_async_twin_streams_with_async_web_client(slack: FakeSlack) -> None:
 def test_async_twin_sends_pending_text_while_the_model_is_silent(slack: FakeSlack) -> None:
     """The async twin flushes on a timer: text committed right after the previous call
     (so held for the next batch) shows up during a pause, not when the model speaks again."""
+    first = "Opening paragraph.\n\nSecond paragraph.\n\nThird"
+    second = " paragraph, batched.\n\nFourth paragraph.\n\nFifth"
+    # What the stream commits on the second delta: the text that must arrive in the pause.
+    before, after = committed([first], finish=False), committed([first, second], finish=False)
+    assert before and after[0] != before[0], "the stream commits something on each delta"
+    during_pause = after[0][len(before[0]):]
 
     async def model() -> AsyncIterator[str]:
-        yield "Opening paragraph.\n\nSecond paragraph, batched.\n\nThird"
-        yield " paragraph.\n\nFourth"  # commits the second paragraph, just after the start
+        yield first
+        yield second
         deadline = time.monotonic() + 10
-        while "batched" not in "".join(slack.visible_texts()):
+        while not "".join(slack.visible_texts()).endswith(during_pause):
             assert time.monotonic() < deadline, "pending text was not sent during the pause"
             await asyncio.sleep(0.01)
         yield " paragraph.\n"
@@ -390,7 +396,7 @@ def test_async_twin_sends_pending_text_while_the_model_is_silent(slack: FakeSlac
                                       flush_interval=0.5)
 
     result = asyncio.run(run())
-    assert result.messages[0].text.endswith("Fourth paragraph.\n")
+    assert result.messages[0].text.endswith("Fifth paragraph.\n")
 
 
 def test_async_twin_model_raising(slack: FakeSlack) -> None:
