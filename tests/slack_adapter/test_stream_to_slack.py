@@ -455,3 +455,28 @@ def test_feedback_blocks_survive_a_skipped_upgrade(slack: FakeSlack) -> None:
     assert not result.messages[0].upgraded and result.warnings
     assert msg.blocks is None and msg.stop_blocks == FEEDBACK
     assert "do not fit one message" in result.warnings[0]
+
+
+def test_async_twin_cancelled_stops_the_stream(slack: FakeSlack) -> None:
+    """Cancelling the task mid-reply sends what was committed and stops the stream."""
+    started = asyncio.Event()
+
+    async def model() -> AsyncIterator[str]:
+        yield "Committed part.\n\nAnother committed part.\n\nHalf"
+        started.set()
+        await asyncio.sleep(60)  # the model hangs; the caller cancels
+        yield " never sent.\n"
+
+    async def run() -> None:
+        client = AsyncWebClient(token=slack.token, base_url=slack.base_url)
+        task = asyncio.ensure_future(astream_to_slack(
+            client, model(), channel=slack.dm, thread_ts=THREAD, flush_interval=3600))
+        await asyncio.wait_for(started.wait(), 10)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(run())
+    (msg,) = slack.messages()
+    assert not msg.streaming and slack.calls[-1].method == "chat.stopStream"
+    assert msg.visible_text.startswith("Committed part.") and "never" not in msg.visible_text

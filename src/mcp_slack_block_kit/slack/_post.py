@@ -100,7 +100,9 @@ async def astream_to_slack(client: Any, deltas: AsyncIterable[str] | Iterable[st
                            max_retries: int = 5, max_retry_wait: float = 30.0) -> StreamResult:
     """``stream_to_slack`` for ``slack_sdk.web.async_client.AsyncWebClient`` and async (or
     plain) iterables. While the model is silent, pending text is still sent when its
-    ``flush_interval`` is up."""
+    ``flush_interval`` is up. A plain iterable is read in the event loop, so pass an async
+    iterator for a model that blocks. When the task is cancelled, the committed text is
+    sent and the stream stopped before the cancellation propagates."""
     session = _session("stream", channel, thread_ts, recipient_team_id, recipient_user_id,
                        options, flush_interval, flush_chars, update_interval, stop_blocks)
     return await _arun(client, session, deltas, options, max_message_chars, final_blocks,
@@ -348,6 +350,13 @@ async def _arun(client: Any, session: _Session, deltas: AsyncIterable[str] | Ite
         await _adrive(client, session, session.finish(final_blocks=final_blocks), retry)
     except SlackPostError:
         await _aabort(client, session, retry)
+        raise
+    except asyncio.CancelledError:
+        # The caller gave up on the reply: end the stream with what was committed rather
+        # than leave it open until Slack expires it.
+        if task is not None and not task.done():
+            task.cancel()
+        await _asettle(client, session, retry)
         raise
     finally:
         if task is not None and not task.done():
