@@ -679,6 +679,7 @@ def _make_handler(fake: FakeSlack) -> type[BaseHTTPRequestHandler]:
         server_version = "FakeSlack"
         sys_version = ""
         protocol_version = "HTTP/1.1"
+        timeout = 10  # an idle keep-alive connection is dropped, so no thread waits forever
 
         def log_message(self, format: str, *args: Any) -> None:
             """Quiet: tests read ``calls`` instead."""
