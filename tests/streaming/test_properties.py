@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from mcp_slack_block_kit import MarkdownStream, Options, normalize
@@ -12,6 +13,8 @@ from mcp_slack_block_kit.converter.slack_urls import rewrite_slack_url_forms
 from mcp_slack_block_kit.normalizer.lines import FENCE_CONTENT, FENCE_OPEN, classify
 from streaming.helpers import apply, cut, stream_all, visible, visible_messages
 from streaming.strategies import cuts, replies
+
+EXAMPLES = int(os.environ.get("STREAM_EXAMPLES", "150"))
 
 OPTIONS = [
     Options(),
@@ -33,7 +36,7 @@ def _reference(reply: str, opts: Options) -> str:
                              repair_mismatched_emphasis=opts.repair_mismatched_emphasis).text)
 
 
-@settings(max_examples=300)
+@settings(max_examples=EXAMPLES)
 @given(reply=replies(), sizes=cuts, opts=options, cap=caps)
 def test_committed_text_never_retracts(reply: str, sizes: list[int], opts: Options,
                                        cap: int) -> None:
@@ -51,16 +54,20 @@ def test_committed_text_never_retracts(reply: str, sizes: list[int], opts: Optio
         assert final.startswith(seen), (seen, final)
 
 
-@settings(max_examples=300)
+@settings(max_examples=EXAMPLES)
 @given(reply=replies(), sizes=cuts, opts=options)
 def test_finished_stream_shows_what_normalize_shows(reply: str, sizes: list[int],
                                                      opts: Options) -> None:
     """The finished stream reads like the whole reply normalized: same words, same order."""
+    # Kept `<!subteam^…>` at a paragraph start makes CommonMark read an HTML block, so
+    # the stream escapes that paragraph's code spans too (as markdown_block does): the
+    # renderer here, with HTML off, would show those entities.
+    assume(not (opts.preserve_mention_tokens and re.search(r"(?m)^[ \t>*+\-0-9.]*<!", reply)))
     messages = stream_all(cut(reply, sizes), opts)
     assert visible_messages(messages) == _reference(reply, opts)
 
 
-@settings(max_examples=200)
+@settings(max_examples=EXAMPLES)
 @given(reply=replies(), sizes=cuts, cap=caps,
        opts=st.sampled_from(OPTIONS[:2] + OPTIONS[3:]))
 def test_no_event_holds_a_live_token(reply: str, sizes: list[int], cap: int,
@@ -83,7 +90,7 @@ def _strip_code_spans(text: str) -> str:
     return re.sub(r"(`+)(?:(?!\1).)+?\1", "", text)
 
 
-@settings(max_examples=200)
+@settings(max_examples=EXAMPLES)
 @given(reply=replies(max_blocks=10), sizes=cuts, cap=caps)
 def test_messages_fit_the_cap_and_balance_their_fences(reply: str, sizes: list[int],
                                                        cap: int) -> None:
@@ -104,7 +111,7 @@ def test_finish_is_idempotent(reply: str, sizes: list[int]) -> None:
     assert stream.finish() == []
 
 
-@settings(max_examples=100)
+@settings(max_examples=EXAMPLES)
 @given(reply=replies(), a=cuts, b=cuts)
 def test_cuts_do_not_change_the_result(reply: str, a: list[int], b: list[int]) -> None:
     """The finished text does not depend on where the deltas were cut."""

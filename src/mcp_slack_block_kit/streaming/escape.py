@@ -148,6 +148,19 @@ class Escaper:
         out.append(self._gap(text[pos:end]))
         return "".join(out)
 
+    def inline(self, piece: str, prev: str) -> str:
+        """Escape ``piece``, a stretch of one line that closes every code span it opens;
+        ``prev`` is the character before it (``\\n``: the piece starts the line)."""
+        if not self.active or not (_SPECIAL & set(piece)):
+            return piece
+        if prev == "\n":
+            spans = pair_backticks(piece).spans if "`" in piece else None
+            return self.prose(piece, 0, len(piece), spans, raw_code=True, line_start=True)
+        lead = " " if prev in " \t([" else "x"  # a @handle needs white space before it
+        text = lead + piece
+        spans = pair_backticks(text).spans if "`" in text else None
+        return self.prose(text, 1, len(text), spans, raw_code=True, line_start=False)
+
     def _gap(self, text: str) -> str:
         return escape_text(text) if self.escaping else text
 
