@@ -150,6 +150,11 @@ class MarkdownStream:
         return self._writer.cap
 
     @property
+    def held_back(self) -> int:
+        """How many received characters are not committed yet (line endings as one)."""
+        return len(self._seg) - self._c + (1 if self._cr else 0)
+
+    @property
     def finished(self) -> bool:
         """True once ``finish`` was called."""
         return self._finished
