@@ -43,6 +43,16 @@ _EXPORTS: dict[str, str] = {
     "ReverseResult": ".reverse",
     "blocks_to_markdown": ".reverse",
     "render_html": ".html_preview",
+    # posting a stream to Slack (takes a slack_sdk client; the `slack` extra)
+    "PostedMessage": ".slack",
+    "StreamResult": ".slack",
+    "apost_streaming_updates": ".slack",
+    "astream_to_slack": ".slack",
+    "post_streaming_updates": ".slack",
+    "stream_to_slack": ".slack",
+    # streaming
+    "MarkdownStream": ".streaming",
+    "StreamEvent": ".streaming",
     # MCP server embedding (loads the SDK only when called)
     "create_server": ".server",
     "run_http": ".server",
@@ -59,6 +69,8 @@ _EXPORTS: dict[str, str] = {
     "InvalidOptionsError": ".exceptions",
     "MarkdownBlockTooLargeError": ".exceptions",
     "SlackBlockKitError": ".exceptions",
+    "SlackPostError": ".exceptions",
+    "StreamClosedError": ".exceptions",
     # limits (values are contract)
     "BUILDER_HOST": ".blocks.limits",
     "DEFAULT_MAX_BLOCKS_PER_CHUNK": ".blocks.limits",
@@ -113,17 +125,25 @@ __all__ = [
     "InvalidOptionsError",
     "LintThresholds",
     "MarkdownBlockTooLargeError",
+    "MarkdownStream",
     "Mode",
     "NormalizeResult",
     "Options",
+    "PostedMessage",
     "PreviewResult",
     "ReverseResult",
     "Severity",
     "SlackBlockKitError",
+    "SlackPostError",
+    "StreamClosedError",
+    "StreamEvent",
+    "StreamResult",
     "Surface",
     "ValidationResult",
     "Violation",
     "__version__",
+    "apost_streaming_updates",
+    "astream_to_slack",
     "blocks_to_markdown",
     "chunk_blocks",
     "convert",
@@ -133,12 +153,14 @@ __all__ = [
     "feedback_blocks",
     "lint",
     "normalize",
+    "post_streaming_updates",
     "preview_url",
     "render_html",
     "run_http",
     "run_sse",
     "run_stdio",
     "split_text",
+    "stream_to_slack",
     "to_messages",
     "validate",
 ]
@@ -196,9 +218,20 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         InvalidOptionsError,
         MarkdownBlockTooLargeError,
         SlackBlockKitError,
+        SlackPostError,
+        StreamClosedError,
     )
     from .html_preview import render_html
     from .messages import to_messages
     from .normalizer import NormalizeResult, normalize
     from .reverse import ReverseResult, blocks_to_markdown
     from .server import create_server, run_http, run_sse, run_stdio
+    from .slack import (
+        PostedMessage,
+        StreamResult,
+        apost_streaming_updates,
+        astream_to_slack,
+        post_streaming_updates,
+        stream_to_slack,
+    )
+    from .streaming import MarkdownStream, StreamEvent

@@ -9,11 +9,16 @@ as data. The hierarchy, so callers know which base to catch::
     ├── MarkdownBlockTooLargeError      markdown_block mode, emitted text > 12,000 bytes
     ├── ConversionError                 any other input the converter cannot turn into blocks
     ├── InvalidOptionsError (ValueError)  a bad Options value (raised at construction)
-    └── BlockDecodeError (ValueError)   malformed Block Kit given to validate/lint/split/
-                                        preview/reverse
+    ├── StreamClosedError               MarkdownStream.push after finish
+    ├── BlockDecodeError (ValueError)   malformed Block Kit given to validate/lint/split/
+    │                                   preview/reverse
+    └── SlackPostError                  Slack refused a call of stream_to_slack /
+                                        post_streaming_updates in a way they cannot recover
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 __all__ = [
     "BlockDecodeError",
@@ -23,6 +28,8 @@ __all__ = [
     "InvalidOptionsError",
     "MarkdownBlockTooLargeError",
     "SlackBlockKitError",
+    "SlackPostError",
+    "StreamClosedError",
 ]
 
 
@@ -74,3 +81,21 @@ class BlockDecodeError(SlackBlockKitError, ValueError):
     """Raised when Block Kit input is malformed: not a list, a block without ``type``, a field
     of the wrong JSON kind. The message names the JSON path, e.g.
     ``blocks[2].text.text: expected string``."""
+
+
+class StreamClosedError(SlackBlockKitError):
+    """Raised by ``MarkdownStream.push`` once ``finish`` was called."""
+
+
+class SlackPostError(SlackBlockKitError):
+    """Raised by ``stream_to_slack`` and ``post_streaming_updates`` when Slack refuses a call
+    they cannot work around (``channel_not_found``, ``invalid_auth``, a rate limit that
+    outlasts the retry budget, ...). ``method`` and ``error`` name the call and Slack's error
+    code; ``result`` is the ``StreamResult`` of what was posted before it; the slack_sdk
+    exception, when there was one, is the ``__cause__``."""
+
+    def __init__(self, method: str, error: str, result: Any = None) -> None:
+        self.method = method
+        self.error = error
+        self.result = result
+        super().__init__(f"slack: {method} failed: {error}")

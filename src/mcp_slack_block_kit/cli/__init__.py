@@ -32,6 +32,7 @@ _COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("validate", "validate_cmd", "check Block Kit JSON against Slack's limits"),
     ("lint", "lint_cmd", "advisory findings for Block Kit JSON"),
     ("split", "split_cmd", "split Markdown or blocks into ready-to-post messages"),
+    ("stream", "stream_cmd", "replay Markdown as a model's deltas: what a Slack stream gets"),
     ("preview", "preview_cmd", "Block Kit Builder link, or an offline HTML/PNG preview"),
     ("to-markdown", "to_markdown_cmd", "convert Block Kit JSON back to Markdown"),
     ("playground", "playground_cmd", "serve a local live-preview page on 127.0.0.1"),

@@ -60,6 +60,14 @@ textarea{flex:1;width:100%;border:0;resize:none;padding:12px;outline:none;
 font:13px/1.55 Monaco,Menlo,Consolas,"Courier New",monospace;color:#1d1c1d}
 .right{display:grid;grid-template-rows:auto auto minmax(200px,3fr) auto minmax(120px,2fr)}
 iframe{width:100%;height:100%;border:0;background:#f8f8f8}
+.stage{position:relative;min-height:0}
+.stream{position:absolute;inset:0;overflow:auto;padding:12px;background:#f8f8f8}
+.bubble{background:#fff;border:1px solid #e2e2e2;border-radius:8px;padding:8px 12px;
+margin-bottom:10px}
+.bubble .meta{font-size:12px;color:#616061;margin-bottom:4px}
+.bubble .text{margin:0;white-space:pre-wrap;word-break:break-word;font:13px/1.5 Monaco,Menlo,
+Consolas,monospace}
+.bubble.live .text::after{content:"\u258c";color:#1264a3}
 pre#json{margin:0;padding:10px 12px;overflow:auto;font:12px/1.5 Monaco,Menlo,Consolas,
 monospace;background:#fbfbfb;white-space:pre}
 .status{font-weight:400;font-size:12px;color:#616061}
@@ -84,7 +92,8 @@ APP_JS: Final = """\
   const md = $("markdown"), frame = $("preview"), json = $("json");
   const notes = $("notes"), status = $("status"), builder = $("builder");
   const flags = ["prefer_rich_text", "decode_html_entities", "repair_mismatched_emphasis"];
-  let timer = 0, seq = 0, last = null;
+  const streamBox = $("stream"), view = $("stream-view");
+  let timer = 0, seq = 0, last = null, replayTimer = 0, replaySeq = 0;
 
   function request() {
     const body = {markdown: md.value, mode: $("mode").value};
@@ -130,12 +139,76 @@ APP_JS: Final = """\
       " \\u00b7 Builder link " + data.preview_byte_size + " bytes" +
       (data.preview_truncated ? " (over 8 KB: may not open)" : ""), "ok");
     document.body.dataset.rendered = String(mine);
+    if (streamBox.checked) replay();
+  }
+  function stopReplay() { clearInterval(replayTimer); replayTimer = 0; }
+  function bubbleFor(bubbles, index) {
+    while (bubbles.length <= index) {
+      const div = document.createElement("div"), meta = document.createElement("div");
+      const text = document.createElement("pre");
+      div.className = "bubble";
+      meta.className = "meta";
+      meta.textContent = "message " + (bubbles.length + 1);
+      text.className = "text";
+      div.append(meta, text);
+      view.append(div);
+      bubbles.push(div);
+    }
+    return bubbles[index];
+  }
+  // Replay the Markdown as a model's deltas; show each message as the stream commits it.
+  async function replay() {
+    stopReplay();
+    const mine = ++replaySeq;
+    const body = request();
+    body.delta_chars = 4;
+    let resp, data;
+    try {
+      resp = await fetch("/api/stream", {method: "POST",
+        headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+      data = await resp.json();
+    } catch (e) {
+      if (mine === replaySeq) setStatus("playground server unreachable", "error");
+      return;
+    }
+    if (mine !== replaySeq || !streamBox.checked) return;
+    if (!resp.ok) { setStatus(data.error || ("HTTP " + resp.status), "error"); return; }
+    view.replaceChildren();
+    delete document.body.dataset.streamed;
+    const bubbles = [], n = data.deltas.length, step = Math.max(1, Math.ceil(n / 400));
+    let d = 0, k = 0, typed = 0, committed = 0, live = null;
+    function tick() {
+      const until = Math.min(n, d + step);
+      for (; d < until; d++) typed += data.deltas[d].length;
+      while (k < data.events.length && data.events[k].delta < (d >= n ? n + 1 : d)) {
+        const e = data.events[k++], bubble = bubbleFor(bubbles, e.message);
+        bubble.lastChild.textContent += e.text;
+        committed += e.text.length;
+        if (live !== bubble) { if (live) live.classList.remove("live"); live = bubble; }
+        bubble.classList.add("live");
+      }
+      const done = d >= n && k >= data.events.length;
+      setStatus((done ? "streamed" : "streaming") + " \u00b7 model typed " + typed +
+        " chars \u00b7 committed " + committed + " in " + bubbles.length + " message" +
+        (bubbles.length === 1 ? "" : "s"), "ok");
+      if (done) {
+        stopReplay();
+        if (live) live.classList.remove("live");
+        document.body.dataset.streamed = String(mine);
+      }
+    }
+    replayTimer = setInterval(tick, 25);
+    tick();
   }
   function schedule() { clearTimeout(timer); timer = setTimeout(update, 250); }
 
   md.addEventListener("input", schedule);
   $("mode").addEventListener("change", update);
   for (const f of flags) $(f).addEventListener("change", update);
+  streamBox.addEventListener("change", () => {
+    view.hidden = !streamBox.checked;
+    if (streamBox.checked) replay(); else { stopReplay(); replaySeq++; update(); }
+  });
   $("copy").addEventListener("click", async () => {
     const text = json.textContent;
     try {
@@ -164,7 +237,9 @@ def _controls() -> str:
     flags = "".join(
         f'<label title="{html.escape(tip)}"><input type="checkbox" id="{name}"> {label}</label>'
         for name, label, tip in _FLAGS)
-    return f'<label>mode <select id="mode">{modes}</select></label>{flags}'
+    stream = ('<label title="replay the Markdown as a model streams it and show what each '
+              'message commits"><input type="checkbox" id="stream"> stream</label>')
+    return f'<label>mode <select id="mode">{modes}</select></label>{flags}{stream}'
 
 
 _SAMPLE_HTML: Final = html.escape(SAMPLE_MARKDOWN)
@@ -186,7 +261,9 @@ PAGE_HTML: Final = f"""\
 <section class="pane right">
 <div class="pane-title">Preview <span id="status" class="status"></span></div>
 <div id="notes" class="notes" aria-live="polite"></div>
-<iframe id="preview" sandbox="" title="Slack message preview"></iframe>
+<div class="stage"><iframe id="preview" sandbox="" title="Slack message preview"></iframe>
+<div id="stream-view" class="stream" hidden aria-live="off" aria-label="Streamed messages"></div>
+</div>
 <div class="pane-title">Block Kit JSON<span class="spacer"></span>
 <button id="copy" type="button">Copy JSON</button>
 <button id="builder" type="button" class="primary" disabled>Open in Block Kit Builder</button>

@@ -1,4 +1,5 @@
-"""A loopback-only ``http.server`` app: the page, its script, and ``POST /api/render``."""
+"""A loopback-only ``http.server`` app: the page, its script, ``POST /api/render`` and
+``POST /api/stream``."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from typing import Any, Final
 from ..blocks.limits import DEFAULT_MAX_INPUT_BYTES
 from ..exceptions import SlackBlockKitError
 from ..server._addr import host_header_name
-from ._api import render_request
+from ._api import render_request, stream_request
 from ._page import APP_JS, PAGE_HTML
 
 __all__ = ["LOOPBACK", "MAX_BODY_BYTES", "REQUEST_TIMEOUT", "PlaygroundServer", "make_server"]
@@ -114,7 +115,8 @@ class _Handler(BaseHTTPRequestHandler):
         if not self._host_ok():
             self._json(HTTPStatus.FORBIDDEN, {"error": "forbidden host"})
             return
-        if self.path != "/api/render":
+        route = {"/api/render": render_request, "/api/stream": stream_request}.get(self.path)
+        if route is None:
             self._json(HTTPStatus.NOT_FOUND, {"error": "not found"})
             return
         # A JSON content type cannot be sent cross-site without a CORS preflight, which this
@@ -154,7 +156,7 @@ class _Handler(BaseHTTPRequestHandler):
                        {"error": "invalid JSON: a number has too many digits"})
             return
         try:
-            result = render_request(data)
+            result = route(data)
         except SlackBlockKitError as exc:
             self._json(HTTPStatus.UNPROCESSABLE_ENTITY, {"error": str(exc)})
             return

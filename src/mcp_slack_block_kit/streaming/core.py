@@ -1,0 +1,675 @@
+"""``MarkdownStream``: commit a model's Markdown deltas append-only, repaired and safe.
+
+The stream cuts the reply into segments at places where normalizing the parts one by
+one gives what normalizing the whole would: a blank line before a line that cannot
+join the block above (a split link's ``(url)`` can, across blank lines), the start of a
+fenced code block and the line after its closer. A finished segment is normalized
+once and escaped once; only the open segment is looked at again when a delta arrives,
+so the work per ``push`` follows the delta and the text held back, never the length
+of the reply. See docs/streaming.md.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from ..converter.options import Options
+from ..converter.slack_urls import rewrite_slack_url_forms
+from ..exceptions import InvalidOptionsError, StreamClosedError
+from ..normalizer import normalize
+from ..normalizer.lines import FENCE_CONTENT, FENCE_OPEN, classify, delimiter_row, split_one_liner
+from .escape import Escaper, Fence, Piece, fence_of
+from .inline import MARKERS, InlineScanner
+from .messages import Boundary, Writer
+
+__all__ = [
+    "DEFAULT_MAX_MESSAGE_CHARS",
+    "MIN_MESSAGE_CHARS",
+    "MarkdownStream",
+    "StreamEvent",
+]
+
+DEFAULT_MAX_MESSAGE_CHARS = 12_000
+"""Slack's cap on the text of one streamed message (chat.appendStream)."""
+MIN_MESSAGE_CHARS = 256
+"""The smallest ``max_message_chars``: room for a reopened fence and some text."""
+
+
+@dataclass(frozen=True, slots=True)
+class StreamEvent:
+    """Append ``text`` (as ``markdown_text``) to message ``message`` (0 = the first)."""
+
+    message: int
+    text: str
+
+
+# A fence line after any container markers (block quotes, list items, indentation).
+_FENCE_LINE = re.compile(
+    r"((?:[ \t]*(?:>[ \t]?|(?:[-*+]|[0-9]{1,9}[.)])[ \t]+))*[ \t]*)(`{3,}|~{3,})(.*)",
+    re.DOTALL,
+)
+_QUOTE_START = re.compile(r" {0,3}>")
+
+
+class _Fence(NamedTuple):
+    """A fenced code block the line splitter sees open."""
+
+    char: str
+    length: int
+    column: int  # where its run starts (characters)
+    quoted: bool  # opened inside a block quote
+_WS = " \t\n\r\f"
+
+
+class MarkdownStream:
+    """Turn Markdown deltas into append-only ``StreamEvent`` s (no I/O).
+
+    ``options`` picks the repairs (``decode_html_entities``,
+    ``repair_mismatched_emphasis``) and the mention policy (``allow_broadcasts``,
+    ``preserve_mention_tokens``, ``mention_map``) exactly as for ``convert``; the mode
+    and the block options play no part. No message ever holds more than
+    ``max_message_chars`` characters. Raises ``InvalidOptionsError`` for a bad
+    argument.
+    """
+
+    __slots__ = (
+        "_blank_tail",
+        "_c",
+        "_context",
+        "_cr",
+        "_escaper",
+        "_fence",
+        "_fence_piece",
+        "_finished",
+        "_flags",
+        "_fresh",
+        "_has_content",
+        "_hold_all",
+        "_is_fence",
+        "_last_line",
+        "_line_esc",
+        "_line_norm",
+        "_lines_done",
+        "_ls",
+        "_open_tail",
+        "_risky_re",
+        "_scan",
+        "_seg",
+        "_table",
+        "_table_head",
+        "_writer",
+    )
+
+    def __init__(
+        self, options: Options | None = None, *, max_message_chars: int = DEFAULT_MAX_MESSAGE_CHARS
+    ) -> None:
+        if options is None:
+            options = Options()
+        elif not isinstance(options, Options):
+            raise InvalidOptionsError(
+                f"stream: options must be an Options, not {type(options).__name__}")
+        if not isinstance(max_message_chars, int) or isinstance(max_message_chars, bool):
+            raise InvalidOptionsError("stream: max_message_chars must be an integer")
+        if max_message_chars < MIN_MESSAGE_CHARS:
+            raise InvalidOptionsError(
+                f"stream: max_message_chars={max_message_chars} is below the minimum "
+                f"{MIN_MESSAGE_CHARS}")
+        self._flags = {
+            "decode_html_entities": options.decode_html_entities,
+            "repair_mismatched_emphasis": options.repair_mismatched_emphasis,
+        }
+        self._escaper = Escaper(options)
+        self._writer = Writer(max_message_chars)
+        risky = [r"[A-Za-z0-9]~", r"\|", r"<[Bb][Rr]"]
+        if options.decode_html_entities:
+            risky.append("&")
+        if options.repair_mismatched_emphasis:
+            risky.append(r"\*")
+        self._risky_re = re.compile("|".join(risky))
+        tail = [r"&[A-Za-z0-9#]*\Z"]
+        if options.mention_map:
+            tail.append(r"@[A-Za-z0-9_.-]*\Z")
+        self._open_tail = re.compile("|".join(tail))
+        self._cr = False  # the last delta ended with "\r" (maybe half of "\r\n")
+        self._seg = ""  # raw text of the open segment (its complete lines, then the rest)
+        self._lines_done = 0  # offset in _seg up to which complete lines were taken
+        self._has_content = False  # the open segment holds a non-blank line
+        self._last_line = ""  # its last non-blank line (a split link's `[label]`?)
+        self._blank_tail = False  # the open segment ended with a blank line
+        self._fence: _Fence | None = None
+        self._finished = False
+        self._is_fence = False
+        self._hold_all = False
+        self._open_segment(fresh=True, fence=False)
+
+    @property
+    def max_message_chars(self) -> int:
+        """The cap on one message's text."""
+        return self._writer.cap
+
+    @property
+    def held_back(self) -> int:
+        """How many received characters are not committed yet (line endings as one)."""
+        return len(self._seg) - self._c + (1 if self._cr else 0)
+
+    @property
+    def finished(self) -> bool:
+        """True once ``finish`` was called."""
+        return self._finished
+
+    # -- public --------------------------------------------------------------------
+
+    def push(self, delta: str) -> list[StreamEvent]:
+        """Feed the next piece of the model's reply; return what can be committed now.
+
+        Raises ``TypeError`` for a non-``str`` delta and ``StreamClosedError`` after
+        ``finish``.
+        """
+        if not isinstance(delta, str):
+            raise TypeError(f"delta must be a str, not {type(delta).__name__}")
+        if self._finished:
+            raise StreamClosedError("push after finish: the stream is closed")
+        if not delta:
+            return []
+        if self._cr:
+            delta = "\r" + delta
+            self._cr = False
+        if delta.endswith("\r"):
+            delta = delta[:-1]
+            self._cr = True
+        if "\r" in delta:
+            delta = delta.replace("\r\n", "\n").replace("\r", "\n")
+        self._seg += delta
+        if "\n" in delta:
+            self._take_lines()
+        if self._blank_tail and self._fence is None:
+            # After a blank line, the next block starts as soon as its first character
+            # shows it cannot be a split link's `(url)`.
+            rest = self._seg[self._lines_done:].lstrip(" \t")
+            if rest and rest[0] != "(":
+                self._cut(self._lines_done, fence_next=False)
+        if not self._hold_all:
+            self._advance()
+        return self._events()
+
+    def finish(self) -> list[StreamEvent]:
+        """Flush what is held back, repaired as at the end of the reply (an unclosed
+        fence or emphasis is closed). A second call returns ``[]``."""
+        if self._finished:
+            return []
+        self._finished = True
+        if self._cr:
+            self._cr = False
+            self._seg += "\n"
+            self._take_lines()
+        self._finalize(len(self._seg))
+        return self._events()
+
+    # -- lines and segments ----------------------------------------------------------
+
+    def _take_lines(self) -> None:
+        """Hand every newly completed line of the open segment to ``_line``."""
+        while True:
+            end = self._seg.find("\n", self._lines_done)
+            if end < 0:
+                return
+            start = self._lines_done
+            self._lines_done = end + 1
+            self._line(start, end + 1)
+
+    def _line(self, start: int, end: int) -> None:
+        """Take the complete line ``_seg[start:end]`` (ending in ``\\n``)."""
+        line = self._seg[start:end]
+        fence = self._fence
+        if fence is not None:
+            if _closes(line, fence):
+                self._fence = None
+                self._cut(end, fence_next=False)
+                return
+            if not _ends_container(line, fence):
+                return
+            self._fence = None  # the list item or quote holding the fence ended
+        if not line.strip(_WS):
+            if self._has_content:
+                self._blank_tail = True
+            return
+        if self._blank_tail and not _joins_split_link(self._last_line, line):
+            self._cut(start, fence_next=False)
+            start, end = 0, end - start
+        self._blank_tail = False
+        self._has_content = True
+        self._last_line = line
+        m = _FENCE_LINE.match(line)
+        if m is not None and not (m.group(2)[0] == "`" and "`" in m.group(3)) and not (
+            m.group(2)[0] == "~" and split_one_liner(line.rstrip("\n")) is not None
+        ):
+            self._fence = _Fence(m.group(2)[0], len(m.group(2)), m.start(2),
+                                 ">" in m.group(1))
+            if m.start(2) == 0:
+                # Only a fence at the very start of a line is outside every container
+                # (indented, it may belong to the list item above): it opens a segment.
+                if start:
+                    self._cut(start, fence_next=True)
+                elif not self._is_fence:
+                    self._is_fence = self._c == 0
+                    self._hold_all = self._hold_all or not self._is_fence
+            else:
+                self._hold_all = True  # a fence inside a container: wait for the segment
+
+    def _cut(self, at: int, *, fence_next: bool) -> None:
+        """End the open segment at ``_seg[at]`` (when the classifier agrees) and open the
+        next one with the rest."""
+        head = self._seg[:at]
+        if ("```" in head or "~~~" in head) and _ends_in_fence(head):
+            self._hold_all = True  # the classifier still sees a fence: the segment goes on
+            return
+        rest = self._seg[at:]
+        self._seg = head
+        self._finalize(at)
+        self._seg = rest
+        self._lines_done -= at
+        self._has_content = False
+        self._blank_tail = False
+        self._last_line = ""
+        self._open_segment(fresh=not fence_next, fence=fence_next)
+        if rest and not fence_next:
+            self._has_content = bool(rest.strip(_WS))
+
+    def _open_segment(self, *, fresh: bool, fence: bool) -> None:
+        self._c = 0  # raw characters of the segment already committed
+        self._ls = 0  # start of the line holding _c
+        self._line_norm = ""  # normalized text committed of _seg[_ls:_c]
+        self._line_esc = ""  # the same, escaped (what was written)
+        self._scan = InlineScanner(slack_tokens=not self._escaper.escaping
+                                   or self._escaper.preserve)
+        self._is_fence = fence
+        self._hold_all = False
+        self._table = False
+        self._fresh = fresh
+        self._context = ""  # raw lines the repairs must see before _ls (see _window)
+        self._table_head: tuple[str, str, int] | None = None  # header, delimiter, its start
+
+    # -- committing --------------------------------------------------------------------
+
+    def _finalize(self, end: int) -> None:
+        """Commit the rest of the segment ``_seg[:end]``, repaired as a finished text."""
+        seg = self._seg[:end]
+        if self._c >= end and not seg[self._ls:].strip(_WS):
+            return
+        found = self._window(seg[self._ls:])
+        norm = found[0] if found is not None else seg[self._ls:]
+        pieces = self._escaper.block(norm)
+        done = self._line_esc
+        if done:
+            text = "".join(p.text for p in pieces)
+            if not text.startswith(done):
+                # The repairs changed text already committed (cannot happen for the
+                # cuts the stream makes; kept so a surprise never repeats text).
+                pieces = self._escaper.block(self._fallback(seg[self._c:]))
+            else:
+                pieces = _drop_prefix(pieces, len(done))
+        first = Boundary.BLOCK if self._c == 0 else (
+            Boundary.LINE if pieces and pieces[0].text.startswith("\n") else Boundary.INSIDE)
+        self._write(pieces, first)
+        self._c = end
+
+    def _advance(self) -> None:
+        """Commit what can no longer change in the open segment."""
+        if self._finished:
+            return
+        if self._is_fence:
+            self._advance_fence()
+        else:
+            self._advance_prose()
+
+    def _advance_fence(self) -> None:
+        """In a fenced code block every line is final once it cannot be the closer."""
+        seg = self._seg
+        c = self._c
+        n = len(seg)
+        if c == 0:
+            nl = seg.find("\n")
+            if nl < 0:
+                return  # the info string may still grow
+            self._fence_piece = fence_of_line(seg[:nl])
+            self._emit(seg[:nl], self._fence_piece, Boundary.BLOCK)
+            self._line_esc = seg[:nl]
+            self._c = c = nl
+        fence = self._fence_piece
+        char = fence.closer.lstrip(" \t>")[:1] or "`"
+        while c < n:
+            if seg[c] == "\n":
+                start = c + 1
+                nl = seg.find("\n", start)
+                line = seg[start:] if nl < 0 else seg[start:nl]
+                if nl < 0 and (not line or _may_close(line, char)):
+                    return  # the line may still become the closing fence
+                text = "\n" + line
+            else:
+                nl = seg.find("\n", c)
+                text = seg[c:] if nl < 0 else seg[c:nl]
+            self._emit(text, fence, Boundary.LINE)
+            self._line_esc += text
+            self._c = c = n if nl < 0 else nl
+
+    def _advance_prose(self) -> None:
+        seg = self._seg
+        scan = self._scan
+        scan.feed(seg)
+        k = scan.safe
+        c = self._c
+        if k <= c:
+            return
+        # The heads of the lines the commit would reach must be settled.
+        ls = self._ls
+        if c == ls:
+            limit = self._head_limit(ls, first=True)
+            k = min(k, limit)
+        nl = seg.find("\n", c, k)
+        while 0 <= nl < k:
+            line_start = seg.rfind("\n", 0, nl) + 1
+            if not self._table and "|" in seg[line_start:nl] and line_start >= ls:
+                limit = self._pipe_limit(line_start, nl, True)
+                if limit <= line_start:
+                    k = nl
+                    break
+                if limit > nl:
+                    k = min(k, limit)
+                    nl = seg.find("\n", limit, k) if limit < k else -1
+                    continue
+            limit = self._head_limit(nl + 1, first=False)
+            if limit <= nl + 1:
+                k = nl
+                break
+            k = min(k, limit)
+            nl = seg.find("\n", nl + 1, k)
+        # Never end on white space (a trailing space may be stripped or a hard break) or
+        # inside what may still be an entity or a mapped @handle.
+        while k > c and seg[k - 1] in " \t\n":
+            k -= 1
+        if k == len(seg):
+            m = self._open_tail.search(seg, c, k)
+            if m is not None:
+                k = m.start()
+                while k > c and seg[k - 1] in " \t\n":
+                    k -= 1
+        k = scan.floor(k)
+        while k > c and seg[k - 1] in " \t\n":
+            k -= 1
+        if self._table and (k == len(seg) or seg[k] != "\n"):
+            # A table row goes out whole (its pipes are added by a repair).
+            k = max(seg.rfind("\n", c, k), c)
+            while k > c and seg[k - 1] in " \t\n":
+                k -= 1
+        if k <= c:
+            return
+        scan.forget(c)
+        piece = seg[c:k]
+        if "\n" not in piece and c != ls:
+            r = self._risky(piece)
+            if r >= 0:
+                k = scan.floor(c + piece.rfind(" ", 0, r))
+                if k <= c:
+                    return
+                piece = seg[c:k].rstrip(" \t")
+                k = c + len(piece)
+                if not piece:
+                    return
+            esc = self._escaper.inline(piece, seg[c - 1])
+            self._emit(esc, None, Boundary.INSIDE)
+            self._line_norm += piece
+            self._line_esc += esc
+            self._c = k
+            return
+        # A line start or across a line ending: normalize from the current line's start.
+        last = piece.rfind("\n")
+        raw = seg[ls:k]
+        found = self._window(raw)
+        if found is None:
+            return
+        norm, fired = found
+        if (
+            not norm.startswith(self._line_norm)
+            or norm.count("\n") != raw.count("\n")
+            or not fired.isdisjoint(_PIECE_UNSAFE if not self._table else _TABLE_UNSAFE)
+        ):
+            # A repair reached across the lines (or closed something at the end): commit
+            # up to the end of the current line instead, and wait.
+            return
+        esc_all = "".join(p.text for p in self._escaper.block(norm))
+        if not esc_all.startswith(self._line_esc):
+            return
+        esc = esc_all[len(self._line_esc):]
+        self._emit(esc, None, Boundary.LINE if c != 0 else Boundary.BLOCK)
+        cut = norm.rfind("\n") + 1
+        self._line_norm = norm[cut:]
+        self._line_esc = esc_all[esc_all.rfind("\n") + 1 :]
+        self._ls = c + last + 1 if last >= 0 else ls
+        self._c = k
+        if "```" in seg[ls : self._ls] and not self._table:
+            # A ``` run in the paragraph keeps the normalizer from closing a backtick
+            # later in it: the repairs must keep seeing that line.
+            self._context += seg[ls : self._ls]
+        if self._ls > 4096:
+            self._rebase(self._ls)
+
+    def _fallback(self, tail: str) -> str:
+        """``tail`` (which starts inside a line) repaired on its own."""
+        if not tail:
+            return tail
+        norm = normalize(rewrite_slack_url_forms("x " + tail), **self._flags).text
+        if norm.startswith("x "):
+            return norm[2:]
+        if norm.startswith("| x "):
+            return norm[4:]  # the line became a table header after its start was sent
+        return tail
+
+    def _window(self, raw: str) -> tuple[str, frozenset[str]] | None:
+        """Normalize ``raw`` (text from the current line start) after the context lines;
+        return its repaired text and the repairs that fired (None when the context
+        itself came out changed, so the two cannot be told apart)."""
+        ctx = self._context
+        head = self._table_head
+        if head is not None and self._ls >= head[2]:
+            # Table rows are rows only under their header (and delimiter row).
+            ctx += head[0] + "\n" + (head[1] + "\n" if self._ls > head[2] else "")
+        result = normalize(rewrite_slack_url_forms(ctx + raw), **self._flags)
+        text = result.text
+        if ctx:
+            # The context lines come out first, as many as went in (a repair that
+            # changed their number reached across them: no answer then).
+            count = ctx.count("\n")
+            parts = text.split("\n", count)
+            if len(parts) <= count or text.count("\n") != (ctx + raw).count("\n"):
+                return None
+            text = parts[count]
+        return text, frozenset(result.fired)
+
+    def _rebase(self, by: int) -> None:
+        """Drop committed lines from the front of the segment (keeps pushes linear)."""
+        self._seg = self._seg[by:]
+        self._lines_done -= by
+        self._c -= by
+        self._ls -= by
+        self._scan.shift(by)
+        if self._table_head is not None:
+            header, delim, at = self._table_head
+            self._table_head = (header, delim, at - by)
+
+    def _start_boundary(self) -> Boundary:
+        return Boundary.BLOCK if self._c == 0 else Boundary.LINE
+
+    def _risky(self, piece: str) -> int:
+        """Where in a piece inside a line a repair could fire (-1: nowhere)."""
+        m = self._risky_re.search(piece)
+        at = -1 if m is None else m.start()
+        if ("](" in piece or "<" in piece) and (m2 := _LOOKALIKE.search(piece)) is not None:
+            # V7 rewrites look-alike characters in link destinations and autolinks.
+            at = m2.start() if at < 0 else min(at, m2.start())
+        return at
+
+    def _head_limit(self, start: int, *, first: bool) -> int:
+        """How far into the line starting at ``start`` the stream may commit."""
+        seg = self._seg
+        nl = seg.find("\n", start)
+        complete = nl >= 0
+        end = nl if complete else len(seg)
+        line = seg[start:end]
+        if first and self._c == 0 and self._fresh and line.startswith(("    ", "\t")):
+            self._hold_all = True  # indented code
+            return start
+        if (self._escaper.preserve and first and self._c == 0
+                and line.lstrip(" \t").startswith("<!")):
+            self._hold_all = True  # CommonMark reads this paragraph as HTML: see escape.py
+            return start
+        if self._table:
+            if _BLOCK_START.match(line) is None and line.strip(_WS):
+                return end if complete else start  # a row, released once complete
+            self._table = False
+        if "|" in line:
+            return self._pipe_limit(start, end, complete)
+        verdict = head_verdict(line, complete)
+        if verdict == _HOLD:
+            self._hold_all = True
+            return start
+        if verdict == _WAIT:
+            return start
+        return end
+
+    def _pipe_limit(self, start: int, end: int, complete: bool) -> int:
+        """A line with a pipe may be a table's header: it waits for the next line, and
+        with the delimiter row the table starts (its rows are then released one by one)."""
+        if not complete:
+            return start
+        seg = self._seg
+        nxt_end = seg.find("\n", end + 1)
+        nxt = seg[end + 1 : nxt_end if nxt_end >= 0 else len(seg)]
+        if nxt_end < 0:
+            if not nxt.strip("|-: \t"):
+                return start  # the next line may still become the delimiter row
+            return end
+        if delimiter_row(nxt):
+            self._table = True
+            self._table_head = (seg[start:end], nxt, end + 1)
+            return nxt_end
+        return end
+
+    def _emit(self, text: str, fence: Fence | None, boundary: Boundary) -> None:
+        self._writer.write(text, fence, boundary)
+
+    def _write(self, pieces: list[Piece], boundary: Boundary) -> None:
+        whole = sum(len(p.text) for p in pieces) if boundary is Boundary.BLOCK else 0
+        write = self._writer.write
+        for piece in pieces:
+            write(piece.text, piece.fence, boundary, whole)
+            boundary = Boundary.LINE
+            whole = 0
+
+    def _events(self) -> list[StreamEvent]:
+        return [StreamEvent(m, t) for m, t in self._writer.take()]
+
+
+def _closes(line: str, fence: _Fence) -> bool:
+    """Is ``line`` a closing fence for ``fence`` (after any container markers)?"""
+    m = _FENCE_LINE.match(line)
+    return (
+        m is not None
+        and m.group(2)[0] == fence.char
+        and len(m.group(2)) >= fence.length
+        and not m.group(3).strip(_WS)
+    )
+
+
+def _ends_container(line: str, fence: _Fence) -> bool:
+    """Does ``line`` surely end the container an indented or quoted fence lives in?
+
+    A fenced block cannot continue lazily: a line indented less than the item's content
+    (at most three columns left of the fence run), or without the quote marker, ends it.
+    """
+    if not line.strip(_WS):
+        return False
+    if fence.quoted:
+        return _QUOTE_START.match(line) is None
+    if fence.column <= 3:
+        return False
+    indent = len(line) - len(line.lstrip(" "))
+    return indent < fence.column - 3
+
+
+def _ends_in_fence(text: str) -> bool:
+    """Does the classifier see ``text`` end inside a fenced code block?"""
+    return classify(text)[-1].kind in (FENCE_OPEN, FENCE_CONTENT)
+
+
+def _joins_split_link(last: str, line: str) -> bool:
+    """Would the normalizer merge ``line`` into the block above, whose last non-blank
+    line is ``last`` (a ``[label]`` whose ``(url)`` comes after a blank line)?"""
+    return line.lstrip(" \t").startswith("(") and last.rstrip(_WS).endswith("]")
+
+
+def fence_of_line(line: str) -> Fence:
+    """The ``Fence`` a fence opener line opens."""
+    first = classify(line)[0]
+    return fence_of(first) if first.kind is FENCE_OPEN else Fence(line, line[:3])
+
+
+def _may_close(line: str, char: str) -> bool:
+    """Could the incomplete line ``line`` still become a closing fence of ``char``?"""
+    rest = line.lstrip(" ")
+    if len(line) - len(rest) > 3:
+        return False
+    body = rest.rstrip(" \t")
+    return not body.strip(char) and (rest == body or len(body) >= 3)
+
+
+_LOOKALIKE = re.compile("[\u2013\u2014\u2018\u2019\u201c\u201d\u2026]")
+_DEFINITION_START = re.compile(r" {0,3}\[")
+_HOLD = "hold"
+_WAIT = "wait"
+_OK = "ok"
+# C3/C4's glued markers (``-item``, ``1.item``): their repair looks at the lines around.
+_GLUED = re.compile(r" {0,3}(?:[-*+][^ \t\n\r\f0-9]|[0-9]{1,9}[.)][^ \t\n\r\f0-9])")
+_FENCE_START = re.compile(
+    r"(?:[ \t]*(?:>[ \t]?|(?:[-*+]|[0-9]{1,9}[.)])[ \t]+))*[ \t]*(?:`{2,}|~{2,}|`\Z|~\Z)")
+# What a line holds after its markers when it may still be a thematic break, a setext
+# underline, a list marker or a number that becomes one.
+_UNDECIDED = re.compile(
+    r"[-=*_ \t]*\Z|[0-9]{1,9}[.)]?\Z|[-*+]\Z|[•‣⁃⁌⁍∙◦▪▫●○■□◆◇][ \t]*\Z")
+_BLOCK_START = re.compile(
+    r" {0,3}(?:#{1,6}(?:[ \t]|\Z)|>|[-*+](?:[ \t]|\Z)|[0-9]{1,9}[.)](?:[ \t]|\Z))")
+# Repairs that read lines beyond a piece (or close what the paragraph's end closes):
+# when one fires on a piece, the piece waits for the end of the segment.
+_PIECE_UNSAFE = frozenset({"V1", "V2", "V3", "V4", "V6", "V8", "C3", "C4", "C6", "R8"})
+_TABLE_UNSAFE = _PIECE_UNSAFE - {"C6", "R8"}
+
+
+def head_verdict(line: str, complete: bool) -> str:
+    """Is the start of ``line`` settled (``ok``), not yet (``wait``), or only at the end
+    of the segment (``hold``: a glued list marker or a fence inside a container)?"""
+    if _GLUED.match(line) is not None:
+        return _HOLD
+    if _FENCE_START.match(line) is not None:
+        return _WAIT if not complete else _HOLD
+    m = MARKERS.match(line)
+    rest = line[m.end():] if m is not None else line
+    if complete:
+        return _OK
+    if _DEFINITION_START.match(line) is not None and ("]:" in line or "]" not in line):
+        return _WAIT  # a link reference definition shows nothing once complete
+    if not rest.strip(" \t") or _UNDECIDED.match(rest) is not None:
+        return _WAIT
+    return _OK
+
+
+def _drop_prefix(pieces: list[Piece], count: int) -> list[Piece]:
+    """``pieces`` without their first ``count`` characters."""
+    out: list[Piece] = []
+    for piece in pieces:
+        if count >= len(piece.text):
+            count -= len(piece.text)
+            continue
+        out.append(Piece(piece.text[count:], piece.fence) if count else piece)
+        count = 0
+    return out

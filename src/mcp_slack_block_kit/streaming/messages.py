@@ -1,0 +1,204 @@
+"""Place committed text into Slack messages without passing the per-message cap.
+
+Text arrives as pieces (a line, or the part of a line the stream could commit) that
+each start at a known kind of boundary. The writer fills the current message; before a
+piece would push it past the cap it moves to the next message index, preferring a
+block boundary, then a line boundary, then a sentence or word inside the piece. A
+fenced code block open at the break is closed at the end of the message and reopened
+(same opener line, so the same fence and info string) at the start of the next, so
+each message renders on its own.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import IntEnum
+
+from ..normalizer.mask import pair_backticks
+from .escape import Fence
+
+__all__ = ["Boundary", "Writer"]
+
+
+class Boundary(IntEnum):
+    """Where a piece starts: how clean a break before it would be."""
+
+    INSIDE = 0  # inside a line (after a word)
+    LINE = 1  # at a line start inside a block
+    BLOCK = 2  # between blocks
+
+
+# Break early at a clean boundary once the message is this full (of the cap).
+_SOFT_BLOCK = 0.85
+_SOFT_LINE = 0.95
+_SENTENCE_END = re.compile(r"[.!?:;][)\]\"'*_~]*[ \t]+")
+_SPACE = re.compile(r"[ \t]+")
+_OPENER_HEAD = re.compile(r"[^`~]{0,40}(?:`{3,}|~{3,})[^ \t`]{0,20}")
+
+
+class Writer:
+    """Accumulates the events of one stream: ``write`` pieces, ``take`` the events."""
+
+    __slots__ = (
+        "at_line_start",
+        "cap",
+        "events",
+        "fence",
+        "message",
+        "size",
+        "soft_block",
+        "soft_line",
+        "used",
+    )
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.soft_block = int(cap * _SOFT_BLOCK)
+        self.soft_line = int(cap * _SOFT_LINE)
+        self.message = 0
+        self.size = 0  # characters in the current message
+        self.used = False  # anything written at all (message 0 starts empty)
+        self.fence: Fence | None = None  # open at the end of the current message
+        self.at_line_start = True
+        self.events: list[tuple[int, list[str]]] = []
+
+    def take(self) -> list[tuple[int, str]]:
+        """The events since the last call: one per message index that got text."""
+        events = [(m, "".join(parts)) for m, parts in self.events]
+        self.events.clear()
+        return [(m, t) for m, t in events if t]
+
+    def _append(self, text: str) -> None:
+        if not text:
+            return
+        if self.events and self.events[-1][0] == self.message:
+            self.events[-1][1].append(text)
+        else:
+            self.events.append((self.message, [text]))
+        self.size += len(text)
+        self.at_line_start = text.endswith("\n")
+
+    def _reserve(self, fence: Fence | None) -> int:
+        """Room to keep for closing ``fence`` at the end of a message."""
+        return 0 if fence is None else len(fence.closer) + 1
+
+    def _base(self) -> int:
+        """The size of a message holding only the reopened fence."""
+        return len(self._reopen(self.fence)) + 1 if self.fence is not None else 0
+
+    def _reopen(self, fence: Fence) -> str:
+        """The opener line written at the top of the next message: the same line, unless
+        its info string is so long it would crowd the message (then fence and language)."""
+        if len(fence.opener) <= self.cap // 8:
+            return fence.opener
+        m = _OPENER_HEAD.match(fence.opener)
+        return m.group() if m is not None else fence.opener[: self.cap // 8]
+
+    def _next_message(self) -> None:
+        """Close an open fence, move to the next index, reopen the fence there."""
+        fence = self.fence
+        if fence is not None:
+            self._append(("" if self.at_line_start else "\n") + fence.closer)
+        self.message += 1
+        self.size = 0
+        self.at_line_start = True
+        if fence is not None:
+            self._append(self._reopen(fence) + "\n")
+
+    def write(self, text: str, fence_after: Fence | None, boundary: Boundary,
+              whole: int = 0) -> None:
+        """Append ``text`` (starting at ``boundary``; ``fence_after`` is open after it).
+
+        ``whole`` is the length of the block that starts here when it is known: a block
+        that would not fit in what is left of the message, but would in a fresh one,
+        moves to the next message whole.
+        """
+        if not text:
+            return
+        room = self.cap - self.size
+        need = len(text) + self._reserve(fence_after)
+        if self.size and boundary is not Boundary.INSIDE:
+            fresh = self.cap - self._base()
+            if (
+                (boundary is Boundary.BLOCK and self.size >= self.soft_block)
+                or (boundary is Boundary.LINE and self.size >= self.soft_line)
+                or need > room
+                or (boundary is Boundary.BLOCK and whole and room < whole <= fresh)
+            ):
+                self._next_message()
+                room = self.cap - self.size
+        while need > room:
+            # The piece does not fit even at the start of a message: cut it.
+            keep = room - self._reserve(self.fence)
+            cut = split_point(text, keep, code=self.fence is not None) if keep > 0 else 0
+            if cut <= 0:
+                if self.size > self._base():
+                    self._next_message()  # a fresh message has more room
+                    room = self.cap - self.size
+                    continue
+                cut = max(keep, 1)  # nowhere to break: a hard cut
+            self._append(text[:cut])
+            text = text[cut:]
+            self._next_message()
+            room = self.cap - self.size
+            need = len(text) + self._reserve(fence_after)
+        self._append(text)
+        self.fence = fence_after
+
+
+def split_point(text: str, limit: int, *, code: bool) -> int:
+    """Where to cut ``text`` so the first part has at most ``limit`` characters.
+
+    In code, after a line ending; in prose, after a sentence, else after a word, never
+    inside a code span or a link. 0 when there is no such place.
+    """
+    if limit <= 0:
+        return 0
+    if len(text) <= limit:
+        return len(text)
+    window = text[: limit + 1]
+    nl = window.rfind("\n", 0, limit)
+    if code:
+        return nl + 1 if nl >= 0 else 0
+    if nl >= limit // 2:
+        return nl + 1
+    blocked = _unsafe_ranges(text[:limit])
+    best = 0
+    for m in _SENTENCE_END.finditer(window):
+        if m.end() <= limit and not _inside(m.end(), blocked):
+            best = m.end()
+    if best >= limit // 2:
+        return best
+    for m in _SPACE.finditer(window):
+        if m.end() <= limit and not _inside(m.end(), blocked):
+            best = max(best, m.end())
+    if best:
+        return best
+    return nl + 1 if nl >= 0 else 0
+
+
+def _unsafe_ranges(text: str) -> list[tuple[int, int]]:
+    """Ranges a cut must avoid: code spans (with their backticks) and bracketed links."""
+    ranges: list[tuple[int, int]] = []
+    if "`" in text:
+        ranges += [(a - 1, b + 1) for a, b in pair_backticks(text).spans]
+    depth = 0
+    start = 0
+    for i, ch in enumerate(text):
+        if ch == "[":
+            if depth == 0:
+                start = i
+            depth += 1
+        elif ch == "]" and depth:
+            depth -= 1
+            if depth == 0:
+                close = text.find(")", i)
+                end = close + 1 if text.startswith("(", i + 1) and close > 0 else i + 1
+                ranges.append((start, end))
+    if depth:
+        ranges.append((start, len(text) + 1))
+    return ranges
+
+
+def _inside(pos: int, ranges: list[tuple[int, int]]) -> bool:
+    return any(a < pos < b for a, b in ranges)

@@ -1,0 +1,99 @@
+"""What the stream commits after each delta, one hold-back rule per case."""
+
+from __future__ import annotations
+
+import pytest
+
+from mcp_slack_block_kit import MarkdownStream, Options
+from streaming.helpers import committed_after_each, stream_all
+
+# (deltas, options, the whole committed text after each delta and then after finish)
+CASES = {
+    "unclosed bold waits for its closer": (
+        ["Say **bo", "ld** now"], None,
+        ["Say", "Say **bold** now", "Say **bold** now"]),
+    "unclosed code span waits": (
+        ["run `pip ", "install` ok"], None,
+        ["run", "run `pip install` ok", "run `pip install` ok"]),
+    "a link waits for its closing parenthesis": (
+        ["see [do", "cs](https://x.", "y/z) now"], None,
+        ["see", "see", "see [docs](https://x.y/z) now", "see [docs](https://x.y/z) now"]),
+    "a partial entity waits": (
+        ["Q&am", "p;A done"], None,
+        ["Q", "Q&amp;amp;A done", "Q&amp;amp;A done"]),
+    "a partial Slack token waits when tokens stay raw": (
+        ["hey <!cha", "nnel> all"], Options(allow_broadcasts=True),
+        ["hey", "hey <!channel> all", "hey <!channel> all"]),
+    "a possible setext underline waits for its line": (
+        ["Title\n", "---", "\n\nnext"], None,
+        ["Title", "Title", "Title\n---\n\nnext", "Title\n---\n\nnext"]),
+    "a table header waits for the delimiter row, then rows go one by one": (
+        ["| a | b |\n", "|---|---|\n", "| 1 | 2 |\n", "| 3 | 4 |\n", "\nafter"], None,
+        ["", "| a | b |\n|---|---|", "| a | b |\n|---|---|\n| 1 | 2 |",
+         "| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |",
+         "| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n\nafter",
+         "| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n\nafter"]),
+    "a [label] at a line end waits: the (url) on the next line joins it": (
+        ["a [label]\n", "(https://x.y/z) b"], None,
+        ["a", "a", "a [label](https://x.y/z) b"]),
+    "code lines go out, a line that may close the fence waits": (
+        ["```py\n", "print(1)\n", "``", "`\nafter"], None,
+        ["```py", "```py\nprint(1)", "```py\nprint(1)", "```py\nprint(1)\n```\nafter",
+         "```py\nprint(1)\n```\nafter"]),
+    "a glued heading is repaired before it goes out": (
+        ["#Tit", "le here\n", "more"], None,
+        ["# Tit", "# Title here", "# Title here\nmore", "# Title here\nmore"]),
+    "a broadcast is escaped as it streams": (
+        ["ping <!he", "re> now"], None,
+        ["ping", "ping &lt;!here&gt; now", "ping &lt;!here&gt; now"]),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_committed_after_each_delta(name: str) -> None:
+    """Each construct is held back exactly until it can no longer change."""
+    deltas, options, expected = CASES[name]
+    assert committed_after_each(deltas, options) == expected
+
+
+def test_unclosed_emphasis_is_closed_at_finish() -> None:
+    """``finish`` repairs the tail as the normalizer does."""
+    assert committed_after_each(["an **unclosed", " end"]) == [
+        "an", "an", "an **unclosed end**"]
+
+
+def test_mention_map_turns_a_handle_into_its_token() -> None:
+    """A mapped ``@handle`` goes out as its mention once the handle is complete."""
+    opts = Options(mention_map={"alice": "U012AB3CD"})
+    assert committed_after_each(["hi @ali", "ce and"], opts) == [
+        "hi", "hi <@U012AB3CD> and", "hi <@U012AB3CD> and"]
+
+
+def test_long_reply_continues_in_the_next_message_with_the_fence_reopened() -> None:
+    """Before the cap the stream moves on, closing and reopening an open fence."""
+    code = "".join(f"line {i} of the code\n" for i in range(60))
+    messages = stream_all(["Intro.\n\n```python\n", code, "```\n"], max_message_chars=400)
+    assert len(messages) > 2
+    for text in messages:
+        assert len(text) <= 400
+    for text in messages[1:]:
+        assert text.startswith("```python\n")
+    for text in messages[:-1]:
+        assert text.rstrip().endswith("```")
+
+
+def test_long_paragraph_breaks_between_words() -> None:
+    """A paragraph longer than the cap is cut after a word, never inside one."""
+    words = " ".join(f"word{i}" for i in range(200))
+    messages = stream_all([words], max_message_chars=300)
+    assert len(messages) > 1
+    assert " ".join(m.strip() for m in messages).split() == words.split()
+
+
+def test_held_back_counts_what_is_not_committed() -> None:
+    """``held_back`` is the number of received characters not yet committed."""
+    stream = MarkdownStream()
+    stream.push("Say **bo")
+    assert stream.held_back == len(" **bo")
+    stream.finish()
+    assert stream.held_back == 0
