@@ -15,6 +15,7 @@ from collections.abc import AsyncIterable, AsyncIterator, Iterable, Mapping, Seq
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from ..blocks.limits import TASK_DISPLAY_MODES
 from ..exceptions import InvalidOptionsError, SlackPostError
 from ._session import ApiCall, ApiReply, Plan, StreamResult, _Session
 
@@ -23,6 +24,9 @@ __all__ = ["apost_streaming_updates", "astream_to_slack", "post_streaming_update
 
 DEFAULT_MAX_MESSAGE_CHARS = 12_000
 _RATE_LIMITED = frozenset({"ratelimited", "rate_limited"})
+_STEP_CHUNKS = frozenset({"plan_update", "task_update"})
+# What the iterable of a reply yields: text deltas, and lists of agent-step chunks.
+Delta = str | Sequence[Mapping[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -34,9 +38,10 @@ class _Retry:
 # -- the public functions -----------------------------------------------------------------------
 
 
-def stream_to_slack(client: Any, deltas: Iterable[str], *, channel: str, thread_ts: str,
+def stream_to_slack(client: Any, deltas: Iterable[Delta], *, channel: str, thread_ts: str,
                     recipient_team_id: str | None = None, recipient_user_id: str | None = None,
                     options: Any = None, final_blocks: bool = False,
+                    task_display_mode: str | None = None,
                     max_message_chars: int = DEFAULT_MAX_MESSAGE_CHARS,
                     flush_interval: float = 1.0, flush_chars: int = 1024,
                     update_interval: float = 1.0,
@@ -54,6 +59,12 @@ def stream_to_slack(client: Any, deltas: Iterable[str], *, channel: str, thread_
     ``final_blocks=True`` every message is then replaced in place (``chat.update``) by the
     Block Kit of its text, so the thread keeps native tables and lists.
 
+    Agent steps go in the same iterable: a list of chunks as ``AgentSteps.start`` /
+    ``update`` return them is sent as it comes (``chat.appendStream(chunks=...)``), after
+    the text committed before it; ``task_display_mode`` (``timeline`` or ``plan``) goes to
+    ``chat.startStream``. A continuation message starts with the plan as it stands, and
+    with ``final_blocks=True`` the last message gets it as a ``plan`` block above its text.
+
     Recovers from: ``message_not_in_streaming_state`` (the stream idled out: the message
     is finished by ``chat.update`` with its whole text, at most once per
     ``update_interval``), ``msg_too_long`` (the rest continues in a new message, a code
@@ -67,7 +78,8 @@ def stream_to_slack(client: Any, deltas: Iterable[str], *, channel: str, thread_
     async twin also sends on a timer).
     """
     session = _session("stream", channel, thread_ts, recipient_team_id, recipient_user_id,
-                       options, flush_interval, flush_chars, update_interval, stop_blocks)
+                       options, flush_interval, flush_chars, update_interval, stop_blocks,
+                       task_display_mode)
     return _run(client, session, deltas, options, max_message_chars, final_blocks,
                 _retry(max_retries, max_retry_wait))
 
@@ -89,10 +101,10 @@ def post_streaming_updates(client: Any, deltas: Iterable[str], *, channel: str,
                 _retry(max_retries, max_retry_wait))
 
 
-async def astream_to_slack(client: Any, deltas: AsyncIterable[str] | Iterable[str], *,
+async def astream_to_slack(client: Any, deltas: AsyncIterable[Delta] | Iterable[Delta], *,
                            channel: str, thread_ts: str, recipient_team_id: str | None = None,
                            recipient_user_id: str | None = None, options: Any = None,
-                           final_blocks: bool = False,
+                           final_blocks: bool = False, task_display_mode: str | None = None,
                            max_message_chars: int = DEFAULT_MAX_MESSAGE_CHARS,
                            flush_interval: float = 1.0, flush_chars: int = 1024,
                            update_interval: float = 1.0,
@@ -104,7 +116,8 @@ async def astream_to_slack(client: Any, deltas: AsyncIterable[str] | Iterable[st
     iterator for a model that blocks. When the task is cancelled, the committed text is
     sent and the stream stopped before the cancellation propagates."""
     session = _session("stream", channel, thread_ts, recipient_team_id, recipient_user_id,
-                       options, flush_interval, flush_chars, update_interval, stop_blocks)
+                       options, flush_interval, flush_chars, update_interval, stop_blocks,
+                       task_display_mode)
     return await _arun(client, session, deltas, options, max_message_chars, final_blocks,
                        _retry(max_retries, max_retry_wait))
 
@@ -130,7 +143,8 @@ async def apost_streaming_updates(client: Any, deltas: AsyncIterable[str] | Iter
 def _session(kind: Literal["stream", "update"], channel: str, thread_ts: str | None,
              recipient_team_id: str | None, recipient_user_id: str | None, options: Any,
              flush_interval: float, flush_chars: int, update_interval: float,
-             stop_blocks: Sequence[Mapping[str, Any]] | None) -> _Session:
+             stop_blocks: Sequence[Mapping[str, Any]] | None,
+             task_display_mode: str | None = None) -> _Session:
     if not isinstance(channel, str) or not channel:
         raise InvalidOptionsError("slack: channel must be a non-empty string")
     if kind == "stream" and (not isinstance(thread_ts, str) or not thread_ts):
@@ -144,12 +158,23 @@ def _session(kind: Literal["stream", "update"], channel: str, thread_ts: str | N
         raise InvalidOptionsError("slack: flush_chars must be an integer >= 1")
     if stop_blocks is not None and not all(isinstance(b, Mapping) for b in stop_blocks):
         raise InvalidOptionsError("slack: stop_blocks must be a list of block objects")
+    if task_display_mode is not None and task_display_mode not in TASK_DISPLAY_MODES:
+        raise InvalidOptionsError(
+            f"slack: task_display_mode must be one of {', '.join(TASK_DISPLAY_MODES)}")
     return _Session(kind=kind, channel=channel, thread_ts=thread_ts,
                     recipient_team_id=recipient_team_id, recipient_user_id=recipient_user_id,
                     flush_interval=float(flush_interval), flush_chars=flush_chars,
                     update_interval=float(update_interval),
                     stop_blocks=[dict(b) for b in stop_blocks] if stop_blocks else None,
-                    convert_options=options)
+                    convert_options=options, task_display_mode=task_display_mode)
+
+
+def _steps(delta: Any) -> list[dict[str, Any]] | None:
+    """The agent-step chunks ``delta`` holds, when it is a list of them (else ``None``)."""
+    if isinstance(delta, (list, tuple)) and delta and all(
+            isinstance(c, Mapping) and c.get("type") in _STEP_CHUNKS for c in delta):
+        return [dict(c) for c in delta]
+    return None
 
 
 def _retry(max_retries: int, max_retry_wait: float) -> _Retry:
@@ -244,7 +269,7 @@ def _drive(client: Any, session: _Session, plan: Plan, retry: _Retry) -> Any:
         return stop.value
 
 
-def _run(client: Any, session: _Session, deltas: Iterable[str], options: Any,
+def _run(client: Any, session: _Session, deltas: Iterable[Delta], options: Any,
          max_message_chars: int, final_blocks: bool, retry: _Retry) -> StreamResult:
     stream = _markdown_stream(options, max_message_chars)
     iterator = iter(deltas)
@@ -252,14 +277,18 @@ def _run(client: Any, session: _Session, deltas: Iterable[str], options: Any,
         while True:
             try:
                 delta = next(iterator)
-                events = stream.push(delta)
+                steps = _steps(delta)
+                events = stream.push(delta) if steps is None else []
             except StopIteration:
                 break
             except Exception:
                 # The model (or its text) failed: keep what was committed, end the stream.
                 _settle(client, session, retry)
                 raise
-            _drive(client, session, session.push(events, time.monotonic()), retry)
+            if steps is not None:
+                _drive(client, session, session.push_chunks(steps, time.monotonic()), retry)
+            else:
+                _drive(client, session, session.push(events, time.monotonic()), retry)
         _drive(client, session, session.push(stream.finish(), time.monotonic()), retry)
         _drive(client, session, session.finish(final_blocks=final_blocks), retry)
     except SlackPostError:
@@ -310,7 +339,7 @@ async def _adrive(client: Any, session: _Session, plan: Plan, retry: _Retry) -> 
         return stop.value
 
 
-async def _as_async(deltas: AsyncIterable[str] | Iterable[str]) -> AsyncIterator[str]:
+async def _as_async(deltas: AsyncIterable[Delta] | Iterable[Delta]) -> AsyncIterator[Delta]:
     if isinstance(deltas, AsyncIterable):
         async for delta in deltas:
             yield delta
@@ -319,12 +348,12 @@ async def _as_async(deltas: AsyncIterable[str] | Iterable[str]) -> AsyncIterator
             yield delta
 
 
-async def _arun(client: Any, session: _Session, deltas: AsyncIterable[str] | Iterable[str],
+async def _arun(client: Any, session: _Session, deltas: AsyncIterable[Delta] | Iterable[Delta],
                 options: Any, max_message_chars: int, final_blocks: bool,
                 retry: _Retry) -> StreamResult:
     stream = _markdown_stream(options, max_message_chars)
     iterator = _as_async(deltas).__aiter__()
-    task: asyncio.Future[str] | None = None
+    task: asyncio.Future[Delta] | None = None
     try:
         while True:
             task = asyncio.ensure_future(iterator.__anext__())
@@ -337,7 +366,9 @@ async def _arun(client: Any, session: _Session, deltas: AsyncIterable[str] | Ite
                 session.now = time.monotonic()
                 await _adrive(client, session, session.flush(), retry)
             try:
-                events = stream.push(task.result())
+                delta = task.result()
+                steps = _steps(delta)
+                events = stream.push(delta) if steps is None else []
             except StopAsyncIteration:
                 break
             except Exception:
@@ -345,7 +376,11 @@ async def _arun(client: Any, session: _Session, deltas: AsyncIterable[str] | Ite
                 raise
             finally:
                 task = None
-            await _adrive(client, session, session.push(events, time.monotonic()), retry)
+            if steps is not None:
+                await _adrive(client, session, session.push_chunks(steps, time.monotonic()),
+                              retry)
+            else:
+                await _adrive(client, session, session.push(events, time.monotonic()), retry)
         await _adrive(client, session, session.push(stream.finish(), time.monotonic()), retry)
         await _adrive(client, session, session.finish(final_blocks=final_blocks), retry)
     except SlackPostError:

@@ -121,7 +121,12 @@ class _Session:
     update_interval: float
     stop_blocks: Sequence[Mapping[str, Any]] | None
     convert_options: Any  # the Options for final_blocks (None: defaults)
+    task_display_mode: str | None = None  # chat.startStream's timeline / plan
     msgs: list[_Msg] = field(default_factory=list)
+    # The agent steps shown so far: the plan title and the latest task_update per task id,
+    # replayed at the top of every continuation message so the plan carries on.
+    plan_title: str | None = None
+    tasks: dict[str, dict[str, Any]] = field(default_factory=dict)
     pending: str = ""
     fresh: bool = True  # the next flush opens a new Slack message
     index: int = 0  # the stream's current message index
@@ -161,6 +166,70 @@ class _Session:
             self.pending += event.text
         if self.due(now):
             yield from self.flush()
+
+    def push_chunks(self, chunks: Sequence[Mapping[str, Any]], now: float) -> Plan:
+        """Show agent steps (``plan_update`` / ``task_update`` chunks): the text committed
+        before them is sent first, so the thread reads in the order the agent worked."""
+        if self.kind != "stream":
+            from ..exceptions import InvalidOptionsError
+
+            raise InvalidOptionsError("slack: agent steps need a stream (chat.update cannot show "
+                                      "task or plan chunks): use stream_to_slack")
+        self.now = now
+        for chunk in chunks:
+            if chunk["type"] == "plan_update":
+                self.plan_title = str(chunk["title"])
+            else:
+                self.tasks[str(chunk["id"])] = dict(chunk)
+        yield from self.flush()
+        if not self.fresh and self.msgs[-1].live:
+            cur = self.msgs[-1]
+            call = ApiCall("chat_appendStream", {"channel": self.channel, "ts": cur.ts,
+                                                 "chunks": [dict(c) for c in chunks]})
+            reply = yield call
+            self.api_calls += 1
+            if reply.ok:
+                self.last_send = now
+                return
+            if reply.error not in (_EXPIRED, _TOO_LONG):
+                raise self._refused(call, reply)
+            # The message can take no more: finish it; the steps go on in a new one.
+            self.recoveries.append(reply.error or _EXPIRED)
+            yield from self._carry_over(cur)
+        elif not self.fresh:
+            self.fresh = True  # an updated (non-streaming) message cannot show steps
+        yield from self._open_steps()
+
+    def _plan_chunks(self) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        if self.plan_title is not None:
+            out.append({"type": "plan_update", "title": self.plan_title})
+        out.extend(dict(t) for t in self.tasks.values())
+        return out
+
+    def _start_kwargs(self) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {"channel": self.channel, "thread_ts": self.thread_ts}
+        if self.recipient_team_id is not None:
+            kwargs["recipient_team_id"] = self.recipient_team_id
+        if self.recipient_user_id is not None:
+            kwargs["recipient_user_id"] = self.recipient_user_id
+        if self.task_display_mode is not None:
+            kwargs["task_display_mode"] = self.task_display_mode
+        return kwargs
+
+    def _open_steps(self) -> Plan:
+        """Open a stream message that starts with the plan as it stands."""
+        if len(self.msgs) >= MAX_REPLY_MESSAGES:
+            raise SlackPostError(self._open_method(), "too_many_messages", self.result())
+        call = ApiCall("chat_startStream", {**self._start_kwargs(),
+                                            "chunks": self._plan_chunks()})
+        reply = yield call
+        self.api_calls += 1
+        if not reply.ok:
+            raise self._refused(call, reply)
+        self.msgs.append(_Msg(str(reply.data["ts"]), "", live=True, streamed=True))
+        self.fresh = False
+        self.last_send = self.now
 
     def due(self, now: float) -> bool:
         """Whether pending text should be sent now: the first text of a message at once, then
@@ -272,12 +341,12 @@ class _Session:
             raise SlackPostError(self._open_method(), "too_many_messages", self.result())
         text = self.pending
         if self.kind == "stream":
-            kwargs: dict[str, Any] = {"channel": self.channel, "thread_ts": self.thread_ts,
-                                      "markdown_text": text}
-            if self.recipient_team_id is not None:
-                kwargs["recipient_team_id"] = self.recipient_team_id
-            if self.recipient_user_id is not None:
-                kwargs["recipient_user_id"] = self.recipient_user_id
+            kwargs: dict[str, Any] = self._start_kwargs()
+            plan = self._plan_chunks()
+            if plan:  # a continuation: the plan carries on above the text
+                kwargs["chunks"] = [*plan, {"type": "markdown_text", "text": text}]
+            else:
+                kwargs["markdown_text"] = text
             call = ApiCall("chat_startStream", kwargs)
         else:
             kwargs = {"channel": self.channel, "markdown_text": text}
@@ -378,15 +447,18 @@ class _Session:
         if options.mode is Mode.AUTO and not options.prefer_rich_text:
             options = dataclasses.replace(options, prefer_rich_text=True)
         extra = list(self.stop_blocks or ())
+        plan_blocks = _plan_blocks(self.plan_title, list(self.tasks.values()))
         for i, cur in enumerate(self.msgs):
-            tail = extra if i == len(self.msgs) - 1 else []
+            last = i == len(self.msgs) - 1
+            tail = extra if last else []
             try:
                 converted = convert(unescape_streamed(cur.text), options)
             except SlackBlockKitError as exc:
                 self.warnings.append(f"final_blocks: message {i} kept as Markdown: {exc}")
                 continue
-            blocks = [*converted.blocks, *tail]
-            if not converted.blocks:
+            head = plan_blocks if last else []
+            blocks = [*head, *converted.blocks, *tail]
+            if not converted.blocks and not head:
                 continue
             if len(blocks) > MAX_BLOCKS_PER_MESSAGE or not validate(blocks).valid:
                 self.warnings.append(
@@ -403,6 +475,32 @@ class _Session:
             else:
                 self.warnings.append(
                     f"final_blocks: message {i} kept as Markdown: chat.update said {reply.error}")
+
+
+_CHUNK_ENTITIES = (("&lt;", "<"), ("&gt;", ">"), ("&amp;", "&"))
+
+
+def _plan_blocks(title: str | None, tasks: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The ``plan`` block a finished message shows for the steps streamed as chunks. Chunk
+    text is escaped for Slack; a task card's rich text carries characters, so the three
+    entities are decoded once."""
+    if not tasks:
+        return []
+    cards: list[dict[str, Any]] = []
+    for task in tasks:
+        card: dict[str, Any] = {"type": "task_card", "task_id": task["id"],
+                                "title": task["title"], "status": task["status"]}
+        for key in ("details", "output"):
+            text = task.get(key)
+            if isinstance(text, str) and text:
+                for entity, char in _CHUNK_ENTITIES:
+                    text = text.replace(entity, char)
+                card[key] = {"type": "rich_text", "elements": [{
+                    "type": "rich_text_section", "elements": [{"type": "text", "text": text}]}]}
+        if task.get("sources"):
+            card["sources"] = [dict(src) for src in task["sources"]]
+        cards.append(card)
+    return [{"type": "plan", "title": title or "Steps", "tasks": cards}]
 
 
 def _fallback(text: str) -> str:
