@@ -43,6 +43,10 @@ CASES = {
     "a glued heading is repaired before it goes out": (
         ["#Tit", "le here\n", "more"], None,
         ["# Tit", "# Title here", "# Title here\nmore", "# Title here\nmore"]),
+    "a list marker goes out only with some of its item's text": (
+        ["in order:\n1. **", "Se", "ats** used"], None,
+        ["in order:", "in order:", "in order:\n1. **Seats** used",
+         "in order:\n1. **Seats** used"]),
     "a broadcast is escaped as it streams": (
         ["ping <!he", "re> now"], None,
         ["ping", "ping &lt;!here&gt; now", "ping &lt;!here&gt; now"]),

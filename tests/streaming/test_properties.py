@@ -63,6 +63,9 @@ def test_finished_stream_shows_what_normalize_shows(reply: str, sizes: list[int]
     # the stream escapes that paragraph's code spans too (as markdown_block does): the
     # renderer here, with HTML off, would show those entities.
     assume(not (opts.preserve_mention_tokens and re.search(r"(?m)^[ \t>*+\-0-9.]*<!", reply)))
+    # A list item line that a delimiter row below turns into a table header after its
+    # start was sent (a known limit, docs/streaming.md): the header keeps its marker.
+    assume(re.search(r"(?m)^ *(?:[-*+]|[0-9]+[.)]) [^\n]*\|[^\n]*\n *\|? *:?-{3,}", reply) is None)
     messages = stream_all(cut(reply, sizes), opts)
     assert visible_messages(messages) == _reference(reply, opts)
 

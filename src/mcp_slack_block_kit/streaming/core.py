@@ -398,6 +398,14 @@ class MarkdownStream:
         k = scan.floor(k)
         while k > c and seg[k - 1] in " \t\n":
             k -= 1
+        # A line's markers alone (`1.`, `-`, `>`) go out only with some of its text.
+        line_at = seg.rfind("\n", 0, k) + 1
+        if line_at >= c:
+            m = MARKERS.match(seg, line_at, k)
+            if m is not None and m.end() > line_at and m.end() >= k:
+                k = max(line_at - 1, c)
+                while k > c and seg[k - 1] in " \t\n":
+                    k -= 1
         if self._table and (k == len(seg) or seg[k] != "\n"):
             # A table row goes out whole (its pipes are added by a repair).
             k = max(seg.rfind("\n", c, k), c)
@@ -568,7 +576,8 @@ class MarkdownStream:
             whole = 0
 
     def _events(self) -> list[StreamEvent]:
-        return [StreamEvent(m, t) for m, t in self._writer.take()]
+        taken = self._writer.take()
+        return [StreamEvent(m, t) for m, t in taken] if taken else []
 
 
 def _closes(line: str, fence: _Fence) -> bool:

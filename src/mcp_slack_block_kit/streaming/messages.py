@@ -64,6 +64,8 @@ class Writer:
 
     def take(self) -> list[tuple[int, str]]:
         """The events since the last call: one per message index that got text."""
+        if not self.events:
+            return []
         events = [(m, "".join(parts)) for m, parts in self.events]
         self.events.clear()
         return [(m, t) for m, t in events if t]
