@@ -16,6 +16,8 @@ TOKENS = [
     # shapes the fuzzer once broke on: tables, containers around fences, CR before LF
     "| a | b |\n", "|---|---|\n", "a | b\n", "---|---\n", "> ```\n", "- ```\n", "\n  x",
     "\n> ", "~~~py x~~~", " \r", "<br", "]\n(", "\x0c", "\u3000", "[a]: /u\n", "-x\n",
+    # CJK emphasis (V12), nested fences (V13), rows without a delimiter row (V14)
+    "重", "は", "：", "「", "」", "\u200b", "**注意：**", "```md\n", "```py\n", "```\n", "|a|b|\n",
 ]
 
 token_text = st.lists(st.sampled_from(TOKENS), max_size=40).map("".join)
