@@ -8,9 +8,8 @@ from contextlib import contextmanager
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcp_slack_block_kit.normalizer import normalize
+from mcp_slack_block_kit.normalizer import normalize, pipeline
 from mcp_slack_block_kit.normalizer.lines import classify, reassemble
-from mcp_slack_block_kit.normalizer import pipeline
 from mcp_slack_block_kit.normalizer.pipeline import PIPELINE
 from mcp_slack_block_kit.normalizer.repairs import (
     cjk_punctuation_emphasis,

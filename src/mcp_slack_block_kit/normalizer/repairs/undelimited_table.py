@@ -13,19 +13,23 @@ Fires when (numbered guards), on a maximal run of PROSE lines that are rows:
 2. the run has at least two rows (``| just one |`` stays);
 3. every row has the same number of cells, at least two, counting unescaped
    ``|`` as GFM does (inside inline code too), and the lines just before and
-   after the run are no rows of another width (``| a |\n| b | c |\n| d | e |``
+   after the run are no rows of another width (``| a |\\n| b | c |\\n| d | e |``
    stays);
 4. some cell of the first row holds text (``| | |`` is no header);
 5. the line after the run is blank, the end of the text or starts another
    block (heading, quote, list item, fence): otherwise the table would take
-   that line in as a row (``| a | b |\\n| c | d |\\nmore text`` stays).
+   that line in as a row (``| a | b |\\n| c | d |\\nmore text`` stays);
+6. the paragraph the rows follow is not in a list item or block quote, nor
+   indented: rows there are lazy continuation lines, where no table can start
+   (``- item\\n| a | b |\\n| c | d |`` stays).
 
 Code is never touched: fenced and indented code lines are not PROSE, and a
 row in a block quote or list item does not start with ``|``.
 
 Never fires on: ``a | b`` in a sentence, ``cat x | grep y``, ``| a |`` alone,
-``| a | b |\\n| c |``, ``> | a | b |\\n> | c | d |``, ``- | a | b |``, a run
-already followed by ``|---|---|`` (a table: TABLE lines).
+``| a | b |\\n| c |``, ``> | a | b |\\n> | c | d |``, ``- | a | b |``,
+``> quote\\n| a | b |\\n| c | d |``, a run already followed by
+``|---|---|`` (a table: TABLE lines).
 """
 
 from __future__ import annotations
@@ -38,6 +42,8 @@ from ..lines import BLANK, FENCE_OPEN, PROSE, TABLE, Line, some_line_starts
 _BLOCK_START = re.compile(
     r" {0,3}(?:#{1,6}(?:[ \t]|\Z)|>|[-*+](?:[ \t]|\Z)|[0-9]{1,9}[.)](?:[ \t]|\Z)|```|~~~)"
 )
+_CONTAINER = re.compile(r"[ \t]|>| {0,3}(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|\Z)")
+_HEADING = re.compile(r" {0,3}#{1,6}(?:[ \t]|\Z)")
 _PIPE = re.compile(r"(?<!\\)(?:\\\\)*\|")
 _WS = " \t\f"
 _two_rows = some_line_starts(r"\|[^\r\n]*\|[ \t\f]*(?:\r\n|\r|\n)\|")
@@ -66,6 +72,23 @@ def _ends_table(line: Line | None) -> bool:
     return _BLOCK_START.match(line.text) is not None
 
 
+def _lazy(lines: list[Line], i: int) -> bool:
+    """Guard 6: is the run starting at ``i`` a lazy continuation of a container's paragraph?
+
+    Walks back over the paragraph before the run, which ends at a blank line, a
+    heading or any non-PROSE line; runs are disjoint, so the walks stay linear.
+    """
+    j = i - 1
+    while j >= 0 and lines[j].kind is PROSE:
+        text = lines[j].text
+        if not text.strip(_WS) or _HEADING.match(text) is not None:
+            return False
+        if _CONTAINER.match(text) is not None:
+            return True
+        j -= 1
+    return False
+
+
 def insert_delimiter_rows(lines: list[Line]) -> list[Line] | None:
     """Put a delimiter row under the first of each run of same-width pipe rows."""
     out: list[Line] = []
@@ -89,6 +112,7 @@ def insert_delimiter_rows(lines: list[Line]) -> list[Line] | None:
             or (j < n and lines[j].kind is PROSE and _cells(lines[j].text))  # guard 3
             or not first.replace("|", "").strip(_WS)  # guard 4
             or not _ends_table(lines[j] if j < n else None)  # guard 5
+            or _lazy(lines, i)  # guard 6
         ):
             out += lines[i:j]
             i = j
