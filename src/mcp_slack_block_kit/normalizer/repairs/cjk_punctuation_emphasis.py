@@ -40,6 +40,7 @@ Never fires on: ``**bold**text``, ``a*b*c``, ``**重要**请注意``,
 from __future__ import annotations
 
 import re
+import string
 import unicodedata
 
 from ..lines import PROSE, Line, is_link_reference_definition
@@ -55,14 +56,16 @@ def may_fire(text: str) -> bool:
     return "*" in text and not text.isascii()
 
 
-def _space(ch: str) -> bool:
-    return ch.isspace()
+_ASCII_PUNCT = frozenset(string.punctuation)
+# A `*` touching a character that is neither white space nor a word character: only such
+# a line can hold a side V12 repairs (the precheck skips the others cheaply).
+_TOUCH = re.compile(r"[^\s\w*]\*|\*[^\s\w*]")
 
 
 def _punct(ch: str) -> bool:
     """CommonMark punctuation: a Unicode punctuation or symbol character."""
-    if ch.isascii():
-        return not ch.isalnum() and ch.isprintable() and ch != " "
+    if ch < "\x80":
+        return ch in _ASCII_PUNCT
     return unicodedata.category(ch)[0] in "PS"
 
 
@@ -95,9 +98,9 @@ def _side(inner: str, outer: str) -> int:
     ``inner`` is the character between the run and the emphasised text, ``outer``
     the one beyond the run (a space at the line's edge).
     """
-    if _space(inner):
+    if inner.isspace():
         return -1  # guard 3
-    if not _punct(inner) or _space(outer) or _punct(outer):
+    if not _punct(inner) or outer.isspace() or _punct(outer):
         return 0
     # Guard 5: only a CJK neighbour makes the repair safe to apply.
     return 1 if _cjk_punct(inner) or _cjk_letter(outer) else -1
@@ -161,11 +164,11 @@ def space_cjk_emphasis(lines: list[Line]) -> list[Line] | None:
         text = line.text
         if line.kind is not PROSE or "*" not in text or text.isascii():
             continue
-        if is_link_reference_definition(text):
+        if _TOUCH.search(text) is None or is_link_reference_definition(text):
             continue
         new = _repair_line(text)
         if new is not None:
             if out is None:
                 out = list(lines)
-            out[i] = line._replace(text=new)
+            out[i] = Line(new, line.kind, line.ending, line.prefix, line.cont)
     return out

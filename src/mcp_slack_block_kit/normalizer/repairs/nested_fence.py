@@ -22,7 +22,7 @@ Fires when (numbered guards), walking from a FENCE_OPEN:
 5. with the outer fence lengthened, the whole span classifies as one block and
    the text after it ends inside no fence (``'```md\\n```py\\n```\\ny\\n```\\nz\\n```'``
    stays: pairing the last two runs either way is a guess);
-6. the reply holds at most 16 such blocks (each fix re-classifies the text).
+6. the reply holds at most 8 such blocks (each fix re-classifies the text).
 
 Never fires on: sequential fences (``'```py\\na\\n```\\ntext\\n```sh\\nb\\n```'``),
 an outer fence already longer than the inner ones (``'````md\\n```py\\n```\\n````'``),
@@ -112,7 +112,7 @@ def _ends_in_fence(lines: list[Line], after: int) -> bool:
 
 # Guard 6: each fix re-classifies the document, so a reply with more nested blocks than
 # this is left alone as a whole (keeping normalize linear; a real reply shows a few files).
-MAX_FIXES = 16
+MAX_FIXES = 8
 
 
 def lengthen_nested_fences(lines: list[Line]) -> list[Line] | None:
