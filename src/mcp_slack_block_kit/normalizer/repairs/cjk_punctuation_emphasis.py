@@ -59,7 +59,7 @@ def may_fire(text: str) -> bool:
 _ASCII_PUNCT = frozenset(string.punctuation)
 # A `*` touching a character that is neither white space nor a word character: only such
 # a line can hold a side V12 repairs (the precheck skips the others cheaply).
-_TOUCH = re.compile(r"[^\s\w*]\*|\*[^\s\w*]")
+_TOUCH = re.compile(r"(?:[^\s\w*]|_)\*|\*(?:[^\s\w*]|_)")
 
 
 def _punct(ch: str) -> bool:

@@ -19,7 +19,10 @@ Fires when (numbered guards), on a maximal run of PROSE lines that are rows:
 5. the line after the run is blank, the end of the text or starts another
    block (heading, quote, list item, fence): otherwise the table would take
    that line in as a row (``| a | b |\\n| c | d |\\nmore text`` stays);
-6. the paragraph the rows follow is not in a list item or block quote, nor
+6. no row is a delimiter row by GFM's own rule, where one dash per cell is
+   enough (``| L | C |\\n|:-:|--:|\\n| a | b |`` is a table already; the line
+   classifier only knows ``---``);
+7. the paragraph the rows follow is not in a list item or block quote, nor
    indented: rows there are lazy continuation lines, where no table can start
    (``- item\\n| a | b |\\n| c | d |`` stays).
 
@@ -44,6 +47,7 @@ _BLOCK_START = re.compile(
 )
 _CONTAINER = re.compile(r"[ \t]|>| {0,3}(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|\Z)")
 _HEADING = re.compile(r" {0,3}#{1,6}(?:[ \t]|\Z)")
+_DELIMITER_CELL = re.compile(r":?-+:?")
 _PIPE = re.compile(r"(?<!\\)(?:\\\\)*\|")
 _WS = " \t\f"
 _two_rows = some_line_starts(r"\|[^\r\n]*\|[ \t\f]*(?:\r\n|\r|\n)\|")
@@ -72,8 +76,14 @@ def _ends_table(line: Line | None) -> bool:
     return _BLOCK_START.match(line.text) is not None
 
 
+def _delimiter_like(text: str) -> bool:
+    """Guard 6: is the row ``text`` a GFM delimiter row (cells like ``:-:``, ``--``)?"""
+    cells = text.strip(_WS).strip("|").split("|")
+    return all(_DELIMITER_CELL.fullmatch(cell.strip(_WS)) for cell in cells)
+
+
 def _lazy(lines: list[Line], i: int) -> bool:
-    """Guard 6: is the run starting at ``i`` a lazy continuation of a container's paragraph?
+    """Guard 7: is the run starting at ``i`` a lazy continuation of a container's paragraph?
 
     Walks back over the paragraph before the run, which ends at a blank line, a
     heading or any non-PROSE line; runs are disjoint, so the walks stay linear.
@@ -112,7 +122,8 @@ def insert_delimiter_rows(lines: list[Line]) -> list[Line] | None:
             or (j < n and lines[j].kind is PROSE and _cells(lines[j].text))  # guard 3
             or not first.replace("|", "").strip(_WS)  # guard 4
             or not _ends_table(lines[j] if j < n else None)  # guard 5
-            or _lazy(lines, i)  # guard 6
+            or any(_delimiter_like(ln.text) for ln in lines[i:j])  # guard 6
+            or _lazy(lines, i)  # guard 7
         ):
             out += lines[i:j]
             i = j
