@@ -5,7 +5,8 @@
     python3 benchmarks/bench_normalize.py --repeat 5
 
 For each pathological pattern (issue 3: 50k backticks, 50k ``*``, 50k ``[``, 20k
-``<br>``, 10k-deep ``>``, one 1 MB line, 100k short table rows) it times
+``<br>``, 10k-deep ``>``, one 1 MB line, 100k short table rows; for V12-V14: CJK bold
+labels, fences shown inside fences, pipe rows without a delimiter row) it times
 ``normalize`` at size N and 4N (best of ``--repeat`` runs) and prints the ratio
 (target: at most ~5, i.e. linear), then times every pattern grown to about 1 MB
 (target: under 1 s each). Last, the throughput on the benchmark corpus
@@ -46,6 +47,10 @@ PATTERNS: dict[str, tuple[Callable[[int], str], int]] = {
     "one 1 MB line": (lambda n: "word *b* `c` [d](e) 1~2 — " * (n // 26), MB),
     "100k short table rows": (lambda n: "a | b\n---|---\n" + "1 | 2   \n" * n, 100_000),
     "100k glued bullets": (lambda n: "-item\n" * n, 100_000),
+    # V12-V14: CJK bold labels, fences shown inside fences, pipe rows without a delimiter row
+    "50k CJK bold labels": (lambda n: "**重要提示：**请注意。\n" * n, 50_000),
+    "10k nested fences": (lambda n: "```md\n```py\nx\n```\n```\n" * n, 10_000),
+    "100k undelimited rows": (lambda n: "| a | b |\n" * n, 100_000),
 }
 
 

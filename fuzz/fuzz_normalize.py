@@ -21,6 +21,7 @@ SEEDS = [
     "• a\n• b", "-item\n-two", "1.first\n2.second", "trailing whitespace   \n",
     "[link](https://x.com/v2–migration)", "20~25°C", "H1 | H2\n---|---\na | b",
     '```go fmt.Println("hi")```', "```go\nfunc x()", "**bold*", "**unclosed", "`open inline",
+    "**重要提示：**请注意", "```md\n```py\nx\n```\n```", "| a | b |\n| c | d |",
     # other seeds of §9
     "", "plain prose", "# Heading\n- [a]\n(b)", "-item without space", "  ◦ nested\n  ◦ items",
     "Lead-in:\n● one\n● two", "■ box bullet\n■ second", "→ arrow not in C11 set",

@@ -12,7 +12,7 @@ dot that fence the input and the expected output::
 
 Text between cases (blank lines, ``#`` comments) is ignored. ``\\t`` and
 ``\\r`` are not interpreted: fixtures hold the bytes they show, except that
-a case may use the markers ``⟨TAB⟩``, ``⟨CR⟩`` and ``⟨NOEOL⟩`` (see ``unmark``).
+a case may use the markers ``⟨TAB⟩``, ``⟨CR⟩``, ``⟨ZWSP⟩`` and ``⟨NOEOL⟩`` (see ``unmark``).
 """
 
 from __future__ import annotations
@@ -40,9 +40,10 @@ class Case:
 def unmark(text: str) -> str:
     """Turn the visible markers into the characters they stand for.
 
-    ``⟨TAB⟩`` -> TAB, ``⟨CR⟩`` -> CR, and a trailing ``⟨NOEOL⟩`` removes the final newline.
+    ``⟨TAB⟩`` -> TAB, ``⟨CR⟩`` -> CR, ``⟨ZWSP⟩`` -> U+200B (invisible otherwise), and a
+    trailing ``⟨NOEOL⟩`` removes the final newline.
     """
-    text = text.replace("⟨TAB⟩", "\t").replace("⟨CR⟩", "\r")
+    text = text.replace("⟨TAB⟩", "\t").replace("⟨CR⟩", "\r").replace("⟨ZWSP⟩", "\u200b")
     if text.endswith("⟨NOEOL⟩\n"):
         text = text[: -len("⟨NOEOL⟩\n")]
     return text

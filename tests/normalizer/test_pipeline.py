@@ -12,7 +12,7 @@ from mcp_slack_block_kit.normalizer.pipeline import PIPELINE
 from normalizer.helpers import FLAGS, NORMALIZER_FIXTURES, cases
 
 PIPELINE_CASES = cases(NORMALIZER_FIXTURES / "pipeline.md")
-CODES = ("V11", "R8", "V8", "V5", "C11", "C3", "C4", "C5", "V7", "C1", "C6", "V4", "V3", "V6", "V1", "V2")
+CODES = ("V13", "V11", "V14", "R8", "V8", "V5", "C11", "C3", "C4", "C5", "V7", "C1", "C6", "V4", "V3", "V6", "V1", "V2", "V12")
 
 
 def _parse(title: str) -> tuple[tuple[str, ...], dict[str, bool]]:

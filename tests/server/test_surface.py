@@ -231,8 +231,8 @@ def test_cheatsheet_content() -> None:
     text = read_cheatsheet().contents[0].text
     for mode in ("auto", "rich_text", "markdown_block", "section_mrkdwn"):
         assert f"`{mode}`" in text
-    for code in ("V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V11", "C1", "C3", "C4",
-                 "C5/C9", "C6", "C7", "C11", "R8"):
+    for code in ("V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V11", "V12", "V13", "V14",
+                 "C1", "C3", "C4", "C5/C9", "C6", "C7", "C11", "R8"):
         assert code in text, code
     for limit in ("| 50 |", "| 100 |", "3,000", "10 fields × 2,000", "150 (plain_text only)",
                   "75 / 2,000 / 3,000", "100 rows, 20 columns", "12,000 cumulative", "| 255 |"):

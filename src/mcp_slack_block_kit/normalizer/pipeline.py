@@ -11,9 +11,11 @@ from .repairs import (
     borderless_table,
     br_tag,
     bullet_no_space,
+    cjk_punctuation_emphasis,
     heading_no_space,
     html_entities,
     mismatched_emphasis,
+    nested_fence,
     numbered_no_space,
     one_line_fence,
     split_link,
@@ -22,6 +24,7 @@ from .repairs import (
     unclosed_emphasis,
     unclosed_fence,
     unclosed_inline_code,
+    undelimited_table,
     unicode_bullet,
     url_lookalikes,
 )
@@ -66,8 +69,12 @@ def _entry(
 
 
 PIPELINE: tuple[Repair, ...] = (
+    # First: once the outer fence is long enough, the shown file is code for every repair.
+    _entry("V13", nested_fence, "lengthen_nested_fences", restructures=True),
     # Everything after it should see decoded characters.
     _entry("V11", html_entities, "decode_html_entities", "decode_html_entities", restructures=True),
+    # Before R8: once the rows are a table, R8 turns a <br> in a cell into a space, not a cut.
+    _entry("V14", undelimited_table, "insert_delimiter_rows", restructures=True),
     # Splits lines, so it precedes every layout-dependent repair; pieces may be blank/lists/rows.
     _entry("R8", br_tag, "break_tags", reclassify=True),
     # Changes the line count; an unmerged (url) line would change C3/C4 peers on a later pass.
@@ -102,8 +109,10 @@ PIPELINE: tuple[Repair, ...] = (
     ),
     # Before V2: V1's '*' after a trailing backtick would re-arm V2 next pass (`*0000000``).
     _entry("V1", unclosed_emphasis, "close_emphasis"),
-    # Last.
+    # Before V12: the code spans it closes decide which `*` runs V12 pairs.
     _entry("V2", unclosed_inline_code, "close_inline_code"),
+    # Last: the closers V1 and V2 append decide its pairs and spans.
+    _entry("V12", cjk_punctuation_emphasis, "space_cjk_emphasis"),
 )
 
 

@@ -1,0 +1,152 @@
+"""Properties of V12, V13 and V14 beyond the registry-wide invariants."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mcp_slack_block_kit.normalizer import normalize, pipeline
+from mcp_slack_block_kit.normalizer.lines import classify, reassemble
+from mcp_slack_block_kit.normalizer.pipeline import PIPELINE
+from mcp_slack_block_kit.normalizer.repairs import (
+    cjk_punctuation_emphasis,
+    nested_fence,
+    undelimited_table,
+)
+from normalizer.strategies import (
+    ascii_text,
+    cjk_text,
+    markdown_file,
+    payload,
+    pipe_rows,
+    sequential_fences,
+    token_text,
+)
+
+MAX = settings(max_examples=300, deadline=None)
+ZWSP = "\u200b"
+
+
+def _apply(module_func, text: str) -> str | None:  # type: ignore[no-untyped-def]
+    out = module_func(classify(text))
+    return None if out is None else reassemble(out)
+
+
+@MAX
+@given(text=ascii_text)
+def test_v12_never_fires_on_ascii(text: str) -> None:
+    """Latin-script (ASCII-only) text is never changed by V12, nor reported."""
+    assert _apply(cjk_punctuation_emphasis.space_cjk_emphasis, text) is None
+    assert not cjk_punctuation_emphasis.may_fire(text)
+    assert "V12" not in normalize(text).fired
+
+
+@MAX
+@given(text=st.one_of(cjk_text, token_text))
+def test_v12_only_inserts_zero_width_spaces_beside_stars(text: str) -> None:
+    """V12 adds U+200B and nothing else, each one right beside a `*` run."""
+    out = _apply(cjk_punctuation_emphasis.space_cjk_emphasis, text)
+    if out is None:
+        return
+    assert out.replace(ZWSP, "") == text.replace(ZWSP, "")
+    assert out.count(ZWSP) > text.count(ZWSP)
+    for i, ch in enumerate(out):
+        if ch == ZWSP and (i == 0 or out[i - 1] != ZWSP):
+            assert (i and out[i - 1] == "*") or (i + 1 < len(out) and out[i + 1] == "*"), out
+
+
+@MAX
+@given(text=cjk_text)
+def test_v12_makes_its_pairs_parse(text: str) -> None:
+    """Where V12 fires, fewer literal `*` reach the reader: its pairs parse as emphasis
+    (both conversions run without V12, so only the inserted U+200B differ)."""
+    from mcp_slack_block_kit import convert
+
+    out = _apply(cjk_punctuation_emphasis.space_cjk_emphasis, text)
+    if out is None:
+        return
+    with _without_v12():
+        stars_before = _shown_stars(convert(text, mode="rich_text").blocks)
+        stars_after = _shown_stars(convert(out, mode="rich_text").blocks)
+    assert stars_after < stars_before, (text, out)
+
+
+@contextmanager
+def _without_v12() -> Iterator[None]:
+    saved = pipeline.PIPELINE
+    pipeline.PIPELINE = tuple(r for r in saved if r.code != "V12")
+    try:
+        yield
+    finally:
+        pipeline.PIPELINE = saved
+
+
+def _shown_stars(node: object) -> int:
+    if isinstance(node, dict):
+        own = node["text"].count("*") if node.get("type") == "text" else 0
+        return own + sum(_shown_stars(v) for v in node.values() if isinstance(v, (dict, list)))
+    if isinstance(node, list):
+        return sum(_shown_stars(v) for v in node)
+    return 0
+
+
+@MAX
+@given(text=sequential_fences)
+def test_v13_leaves_sequential_fences_alone(text: str) -> None:
+    """Fences one after another, none inside another, never change."""
+    assert _apply(nested_fence.lengthen_nested_fences, text) is None
+    assert "V13" not in normalize(text).fired
+
+
+@MAX
+@given(before=st.lists(payload.map(lambda s: "x" + s.replace("`", "") + "\n"), max_size=2),
+       file=markdown_file, lang=st.sampled_from(["markdown", "md", ""]))
+def test_v13_keeps_the_shown_file_as_one_block(before: list[str], file: str, lang: str) -> None:
+    """A fence around a Markdown file with fenced blocks becomes one code block holding
+    every byte of the file; only the outer runs grow, and the text after it is prose."""
+    head = "".join(before)
+    text = f"{head}```{lang}\n{file}```\nafter\n"
+    out = _apply(nested_fence.lengthen_nested_fences, text)
+    assert out is not None, text
+    lines = classify(out)
+    start = len(before)
+    end = start + file.count("\n") + 1
+    assert lines[start].kind.name == "FENCE_OPEN" and lines[end].kind.name == "FENCE_CLOSE"
+    assert "".join(ln.text + ln.ending for ln in lines[start + 1 : end]) == file
+    assert lines[end + 1].text == "after" and lines[end + 1].kind.name == "PROSE"
+    assert out.replace("`", "") == text.replace("`", "")
+    assert _apply(nested_fence.lengthen_nested_fences, out) is None
+
+
+@MAX
+@given(rows=pipe_rows, after=st.sampled_from(["", "\n", "\ntext\n", "# Next\n"]))
+def test_v14_adds_exactly_one_delimiter_row(rows: str, after: str) -> None:
+    """Same-width pipe rows gain one delimiter row, under the first, and nothing else."""
+    text = rows + after
+    out = _apply(undelimited_table.insert_delimiter_rows, text)
+    assert out is not None, text
+    first, _, rest = out.partition("\n")
+    delimiter, _, tail = rest.partition("\n")
+    cells = first.count("|") - 1
+    assert delimiter == "|" + "---|" * cells
+    assert first + "\n" + tail == text
+    assert all(ln.kind.name == "TABLE" for ln in classify(out)[: rows.count("\n") + 1])
+
+
+@MAX
+@given(text=token_text)
+def test_v14_needs_rows_at_line_starts(text: str) -> None:
+    """Text where no line starts with `|` never gets a delimiter row."""
+    text = "\n".join(line.lstrip("|") or "x" for line in text.split("\n"))
+    assert _apply(undelimited_table.insert_delimiter_rows, text) is None
+
+
+def test_new_codes_are_registered_once() -> None:
+    """The three codes are in the pipeline, each once, clashing with no other code."""
+    codes = [r.code for r in PIPELINE]
+    for code in ("V12", "V13", "V14"):
+        assert codes.count(code) == 1
+    assert len(set(codes)) == len(codes)
