@@ -73,7 +73,7 @@ def test_section_fields_and_accessory() -> None:
     ("*a\nb*", "*a\nb*"),
     ("*a*b*", "*a*b*"),
     ("*a\\*b*", "## a\\*b"),
-    ("*&lt;x&gt;*", "## &lt;x&gt;"),
+    ("*&lt;x&gt;*", "## \\<x>"),
 ])
 def test_heading_form(text: str, expected: str) -> None:
     """[D29] only a single bold run becomes '## X'; anything else stays verbatim + W-mrkdwn."""
@@ -158,7 +158,7 @@ def test_table_cells() -> None:
                        None],
                       [bk.cell("a"), {"type": "raw_text", "text": "x|y"}, bk.cell("**")]]}
     assert blocks_to_markdown([block, {"type": "table", "rows": []}]).markdown == (
-        "| h | 3 |  |\n| --- | --- | --- |\n| a | x\\|y | ** |")
+        "| h | 3 |  |\n| --- | --- | --- |\n| a | x\\|y | \\*\\* |")
 
 
 def test_context_without_parts_is_silent() -> None:
