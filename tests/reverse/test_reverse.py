@@ -117,13 +117,14 @@ def test_preformatted_raw_text() -> None:
 
 
 def test_inline_kinds() -> None:
-    """team, color, italic and strike-only styles; styled empty text unchanged."""
+    """team, color, italic and strike-only styles; styled empty text writes nothing; italic
+    beside a letter is ``*`` (an intraword ``_`` cannot open or close)."""
     sec = bk.section({"type": "team", "team_id": "T1"}, {"type": "color", "value": "#fff"},
                      bk.text("i", italic=True), bk.text("s", strike=True),
                      bk.text("", bold=True), bk.link("https://x", italic=True),
                      bk.text("u") | {"style": {"underline": True}})
     assert blocks_to_markdown([bk.rich_text(sec)]).markdown == (
-        "<!team^T1>#fff_i_~~s~~_<https://x>_u")
+        "<!team^T1>#fff*i*~~s~~*<https://x>*u")
 
 
 def test_unknown_rich_text_element_and_empty_parts() -> None:

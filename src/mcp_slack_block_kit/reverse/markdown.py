@@ -72,34 +72,23 @@ def _fence(raw: str) -> str:
     return "`" * max(3, longest + 1)
 
 
-def _wrap(text: str, style: Mapping[str, Any]) -> str:
-    if style.get("italic") is True:
-        text = f"_{text}_"
-    if style.get("bold") is True:
-        text = f"**{text}**"
-    if style.get("strike") is True:
-        text = f"~~{text}~~"
-    return text
+# Emphasis styles, outermost first, and their delimiters (italic is ``_``, or ``*`` beside a
+# letter or digit, where ``_`` could neither open nor close).
+_STYLE_ORDER = ("strike", "bold", "italic")
+_DELIMS = {"strike": "~~", "bold": "**", "italic": "_"}
 
 
-def _closer(style: Mapping[str, Any]) -> str:
-    """The first character of the delimiters ``_wrap`` closes ``style`` with (or "")."""
-    for name, char in (("italic", "_"), ("bold", "*"), ("strike", "~")):
-        if style.get(name) is True:
-            return char
-    return ""
-
-
-def _styled_text(text: str, style: Any, line_start: bool, next_char: str) -> str:
-    """A text element: entities decoded, then a code span or escaped (and wrapped) text."""
-    text = decode_entities(text)
-    if not text:
-        return ""
-    if not isinstance(style, dict) or not any(v is True for v in style.values()):
-        return escape_inline(text, line_start=line_start, next_char=next_char)
-    if style.get("code") is True:
-        return code_span(text)
-    return _wrap(escape_inline(text, next_char=_closer(style)), style)
+def _flags(el: Mapping[str, Any]) -> tuple[str, ...] | None:
+    """The emphasis styles of an element; ``None`` for one that takes its neighbours'
+    (an unstyled emoji: the converter writes emoji unstyled even inside bold text; an
+    empty text)."""
+    style = el.get("style")
+    if el.get("type") == "emoji" and style is None or (
+            el.get("type") == "text" and not el.get("text")):
+        return None
+    if not isinstance(style, dict):
+        return ()
+    return tuple(name for name in _STYLE_ORDER if style.get(name) is True)
 
 
 def _is_plain_text(el: Mapping[str, Any]) -> bool:
@@ -163,17 +152,19 @@ class _Writer:
 
     def inline(self, el: Mapping[str, Any], line_start: bool = False,
                next_char: str = "") -> str:
+        """One inline element without its emphasis (``inline_text`` adds the delimiters)."""
         type_ = el["type"]
         if type_ == "text":
-            return _styled_text(_s(el.get("text")), el.get("style"), line_start, next_char)
+            text = decode_entities(_s(el.get("text")))
+            style = el.get("style")
+            if text and isinstance(style, dict) and style.get("code") is True:
+                return code_span(text)
+            return escape_inline(text, line_start=line_start, next_char=next_char)
         if type_ == "link":
             url, text = _s(el.get("url")), _s(el.get("text"))
             if text:  # link labels carry raw characters (the converter does not escape them)
-                out = f"[{escape_inline(text, brackets=True)}]({escape_url(url)})"
-            else:
-                out = f"<{url}>"
-            style = el.get("style")
-            return _wrap(out, style) if isinstance(style, dict) else out
+                return f"[{escape_inline(text, brackets=True)}]({escape_url(url)})"
+            return f"<{url}>"
         render = _INLINE.get(type_)
         if render is not None:
             return render(el)
@@ -184,10 +175,11 @@ class _Writer:
                     line_start: bool = True) -> str:
         """The Markdown of a container's inline elements.
 
-        Each text is escaped knowing whether it starts a line and what character follows it.
-        With ``para_break`` (quotes and list items), a lone unstyled ``" "`` element that
-        would merge into a neighbouring text is the converter's paragraph separator and is
-        written as ``para_break``.
+        Consecutive elements sharing a style share its delimiters (``**x*y* z**``), so no
+        delimiter sits next to a space it cannot open or close beside. Each text is escaped
+        knowing whether it starts a line and what character follows it. With ``para_break``
+        (quotes and list items), a lone unstyled ``" "`` element that would merge into a
+        neighbouring text is the converter's paragraph separator, written as ``para_break``.
         """
         elements = [el for el in container.get("elements") or () if isinstance(el, Mapping)]
         n = len(elements)
@@ -195,25 +187,98 @@ class _Writer:
                   and el.get("text") == " "
                   and (_is_plain_text(elements[i - 1]) or _is_plain_text(elements[i + 1]))
                   for i, el in enumerate(elements)]
-        starts: list[bool] = []
+        # Styles per element; an unstyled-by-nature element takes its neighbours' styles.
+        flags = [() if breaks[i] else _flags(el) for i, el in enumerate(elements)]
+        carry: tuple[str, ...] | None = None
+        for i in range(n - 1, -1, -1):
+            if flags[i] is None:
+                flags[i] = carry
+            else:
+                carry = flags[i]
+        carry = ()
+        for i in range(n):
+            if flags[i] is None:
+                flags[i] = carry
+            else:
+                carry = flags[i]
+        # Tokens: ("open"|"close", style) and ("el", index); content decides line starts.
+        tokens: list[tuple[str, Any]] = []
+        stack: list[str] = []
+        for i in range(n):
+            target = flags[i] or ()
+            keep = 0
+            while keep < len(stack) and stack[keep] in target:
+                keep += 1
+            tokens.extend(("close", st) for st in reversed(stack[keep:]))
+            del stack[keep:]
+            for st in target:
+                if st not in stack:
+                    tokens.append(("open", st))
+                    stack.append(st)
+            tokens.append(("el", i))
+        tokens.extend(("close", st) for st in reversed(stack))
+        raws = [self._raw_edges(el) for el in elements]
+        delims = self._delimiters(tokens, raws)
+        starts: list[bool] = [False] * n
         at_start = line_start
-        for i, el in enumerate(elements):
-            starts.append(at_start)
-            if breaks[i]:
+        for kind, value in tokens:
+            if kind != "el":
+                at_start = False
+                continue
+            starts[value] = at_start
+            el = elements[value]
+            if breaks[value]:
                 at_start = True
             elif el["type"] == "text" and _s(el.get("text")):
                 at_start = _s(el.get("text")).endswith("\n")
             elif el["type"] != "text":
                 at_start = False
-        out: list[str] = [""] * n
+        out: list[str] = []
         following = ""
-        for i in range(n - 1, -1, -1):
-            piece = (para_break or "") if breaks[i] else self.inline(
-                elements[i], starts[i], following)
-            out[i] = piece
+        for t in range(len(tokens) - 1, -1, -1):
+            kind, value = tokens[t]
+            if kind == "el":
+                piece = (para_break or "") if breaks[value] else self.inline(
+                    elements[value], starts[value], following)
+            else:
+                piece = delims[t]
+            out.append(piece)
             if piece:
                 following = piece[0]
-        return "".join(out)
+        return "".join(reversed(out))
+
+    def _raw_edges(self, el: Mapping[str, Any]) -> str:
+        """The first and last character an element writes (to choose ``_`` or ``*``)."""
+        if el["type"] == "text":
+            text = decode_entities(_s(el.get("text")))
+            style = el.get("style")
+            if isinstance(style, dict) and style.get("code") is True:
+                return "``"
+            return text[:1] + text[-1:]
+        if el["type"] == "link":
+            return "[)" if _s(el.get("text")) else "<>"
+        return ""
+
+    @staticmethod
+    def _delimiters(tokens: list[tuple[str, Any]], raws: list[str]) -> dict[int, str]:
+        """The delimiter string of each open/close token."""
+        delims: dict[int, str] = {}
+        opened: dict[str, int] = {}
+        for t, (kind, value) in enumerate(tokens):
+            if kind == "open":
+                opened[value] = t
+            elif kind == "close":
+                start = opened.pop(value)
+                delim = _DELIMS[value]
+                if value == "italic":
+                    before = next((raws[v][-1:] for k, v in reversed(tokens[:start])
+                                   if k == "el" and raws[v]), "")
+                    after = next((raws[v][:1] for k, v in tokens[t + 1:]
+                                  if k == "el" and raws[v]), "")
+                    if before.isalnum() or after.isalnum():
+                        delim = "*"
+                delims[start] = delims[t] = delim
+        return delims
 
     def raw_text(self, container: Mapping[str, Any]) -> str:
         """Unstyled text of a preformatted element."""
