@@ -19,13 +19,15 @@ _CHARS = {"amp": "&", "lt": "<", "gt": ">"}
 # escaped), and such a reference cut off by the end of a text element.
 _REF = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{0,31};|#[0-9]{1,7};|#[xX][0-9A-Fa-f]{1,6};)")
 _REF_TAIL = re.compile(r"&#?[A-Za-z0-9]*\Z")
+_KEEP_SPACE = {" ": "&#32;", "\t": "&#9;"}
 _PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
-# Line-start constructs: ATX heading, blockquote, bullet marker, ordered marker, and lines
-# that would be a thematic break or a setext underline.
-_ATX = re.compile(r"#{1,6}(?:[ \t]|\Z)")
-_ORDERED = re.compile(r"([0-9]{1,9})([.)])(?=[ \t]|\Z)")
-_BULLET = re.compile(r"[-+*](?:[ \t]|\Z)")
-_RULE_LINE = re.compile(r"(?:[-=][ \t]*)+\Z")
+# Line-start constructs: an ordered marker (also `1.item`, which the converter's input
+# repairs would make one, but not `1.5`), and the bullet glyphs the repairs turn into `-`.
+# `#`, `>`, `-`, `+` and `=` are always escaped there (headings, also `#Title`; quotes;
+# bullets, also `-item`; thematic breaks; setext underlines).
+_ORDERED = re.compile(r"([0-9]{1,9})([.)])(?![0-9])")
+_LINE_CHARS = frozenset("#>-+=")
+_GLYPHS = frozenset("•‣⁃⁌⁍∙◦▪▫●○■□◆◇")
 _CLOSING_HASHES = re.compile(r"(?:^|[ \t])(#+)[ \t]*\Z")
 
 
@@ -55,9 +57,7 @@ def _line_marks(text: str, line_start: bool) -> set[int]:
         line = text[pos:] if end == -1 else text[pos:end]
         if line:
             ch = line[0]
-            if (ch == "#" and _ATX.match(line)) or ch == ">" or (
-                    ch in "-+*" and _BULLET.match(line)) or (
-                    ch in "-=" and _RULE_LINE.match(line)):
+            if ch in _LINE_CHARS or (ch in _GLYPHS and line[1:2] in (" ", "\t")):
                 marks.add(pos)
             elif ch.isdigit():
                 m = _ORDERED.match(line)
@@ -75,8 +75,10 @@ def escape_inline(text: str, *, line_start: bool = False, next_char: str = "",
 
     ``line_start``: the text begins a line, so block markers there are escaped too (they
     always are after a ``\n`` inside the text). ``next_char``: the first character written
-    after the text (what a trailing ``!``, ``]``, ``\`` or ``&`` would combine with).
-    ``brackets``: escape every ``[`` and ``]`` (link labels and image alt text).
+    after the text (what a trailing ``\`` or ``&`` would combine with). ``brackets``:
+    escape ``]`` too (link labels and image alt text; ``[`` always is). A space
+    that starts the text at a line start, or ends it with nothing after, is written as a
+    character reference (Markdown would strip it).
     """
     marks = _line_marks(text, line_start) if line_start or "\n" in text else set()
     out: list[str] = []
@@ -84,6 +86,9 @@ def escape_inline(text: str, *, line_start: bool = False, next_char: str = "",
     for i, ch in enumerate(text):
         nxt = text[i + 1] if i + 1 < n else next_char
         if i in marks:
+            if ch in _GLYPHS:  # no backslash escape for them: a character reference
+                out.append(f"&#{ord(ch)};")
+                continue
             esc = True
         elif ch == "\\":
             esc = nxt == "\n" or nxt in _PUNCT or (i + 1 >= n and not next_char)
@@ -93,10 +98,10 @@ def escape_inline(text: str, *, line_start: bool = False, next_char: str = "",
             esc = not _flanked_by(text, i, "space")
         elif ch == "_":
             esc = not (_flanked_by(text, i, "space") or _flanked_by(text, i, "alnum"))
-        elif ch in "[]":
-            esc = brackets or (ch == "]" and nxt in ("(", "[", ":", ""))
-        elif ch == "!":
-            esc = nxt == "["
+        elif ch == "[":  # every one: a link, image or reference can start at any `[`
+            esc = True
+        elif ch == "]":
+            esc = brackets
         elif ch == "<":
             esc = nxt.isascii() and (nxt.isalpha() or nxt in "/!?")
         elif ch == "&":
@@ -106,6 +111,11 @@ def escape_inline(text: str, *, line_start: bool = False, next_char: str = "",
         else:
             esc = False
         out.append("\\" + ch if esc else ch)
+    # Markdown drops the spaces that start or end a line; a character reference keeps one.
+    if out and line_start and out[0] in _KEEP_SPACE:
+        out[0] = _KEEP_SPACE[out[0]]
+    if out and next_char in ("", "\n") and out[-1] in _KEEP_SPACE:
+        out[-1] = _KEEP_SPACE[out[-1]]
     return "".join(out)
 
 

@@ -63,6 +63,7 @@ class ReverseResult:
 # A line-leading backtick run (up to 3 spaces of indent still open or close a fence).
 _LINE_FENCE = re.compile(r"^ {0,3}(`+)", re.MULTILINE)
 _WS = " \t\n\r\f\v"
+_BOXES = ("[x] ", "[ ] ")
 _ALIGN_MARKERS = {"left": ":---", "center": ":---:", "right": "---:"}
 
 
@@ -280,6 +281,16 @@ class _Writer:
                 delims[start] = delims[t] = delim
         return delims
 
+    def item_text(self, item: Mapping[str, Any]) -> str:
+        """A list item's text; the task box the converter writes as a leading ``"[x] "`` or
+        ``"[ ] "`` text stays a box (any other ``[`` is escaped)."""
+        elements = [el for el in item.get("elements") or () if isinstance(el, Mapping)]
+        if elements and _is_plain_text(elements[0]) and elements[0].get("text") in _BOXES:
+            rest = {"elements": elements[1:]}
+            return _s(elements[0]["text"]) + self.inline_text(rest, para_break="\n\n",
+                                                               line_start=False)
+        return self.inline_text(item, para_break="\n\n")
+
     def raw_text(self, container: Mapping[str, Any]) -> str:
         """Unstyled text of a preformatted element."""
         out: list[str] = []
@@ -311,7 +322,7 @@ class _Writer:
                 if item.get("type") != "rich_text_section":
                     continue
                 marker = f"{offset + i + 1}. " if ordered else "- "
-                lines = self.inline_text(item, para_break="\n\n").split("\n")
+                lines = self.item_text(item).split("\n")
                 hang = prefix + " " * len(marker)
                 self.emit(f"{prefix}{marker}{lines[0]}\n"
                           + "".join(f"{hang}{ln}\n" if ln else "\n" for ln in lines[1:]))
@@ -387,7 +398,7 @@ class _Writer:
         if not isinstance(cell, dict):
             return ""
         if cell["type"] == "rich_text":
-            text = "".join(self.inline_text(el, line_start=False)
+            text = "".join(self.inline_text(el)  # a cell's edge spaces are kept too
                            for el in cell.get("elements") or ()
                            if el.get("type") == "rich_text_section")
         else:
