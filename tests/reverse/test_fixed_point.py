@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import assume, given, settings
@@ -36,6 +37,19 @@ def assert_fixed_point(md: str) -> None:
 def test_spec_vectors(md: str) -> None:
     """Every §6.7 vector is a fixed point."""
     assert_fixed_point(md)
+
+
+CORPUS = sorted((Path(__file__).parent.parent.parent / "benchmarks" / "corpus").glob("*.md"))
+
+
+def test_corpus_is_there() -> None:
+    assert len(CORPUS) >= 26
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=[p.name for p in CORPUS])
+def test_corpus_is_a_fixed_point(path: Path) -> None:
+    """Every benchmark document is a fixed point of convert → reverse → convert."""
+    assert_fixed_point(path.read_text(encoding="utf-8"))
 
 
 def test_reverse_contains_bold_and_list() -> None:

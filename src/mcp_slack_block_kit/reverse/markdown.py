@@ -84,7 +84,7 @@ def _flags(el: Mapping[str, Any]) -> tuple[str, ...] | None:
     (an unstyled emoji: the converter writes emoji unstyled even inside bold text; an
     empty text)."""
     style = el.get("style")
-    if el.get("type") == "emoji" and style is None or (
+    if (el.get("type") == "emoji" and style is None) or (
             el.get("type") == "text" and not el.get("text")):
         return None
     if not isinstance(style, dict):
