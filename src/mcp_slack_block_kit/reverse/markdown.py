@@ -515,8 +515,9 @@ def blocks_to_markdown(blocks: Any) -> ReverseResult:
 
     Best-effort and lossy only where Block Kit has no Markdown equivalent (buttons,
     accessories, context styling); each kind of loss is reported once in ``warnings``.
-    On the converter's own rich_text output it is an exact inverse. Malformed input
-    raises ``BlockDecodeError``.
+    Literal Markdown characters in text are escaped where Markdown would read them as
+    markup (docs/toolkit.md lists the rules), so on the converter's own rich_text output
+    it is an exact inverse. Malformed input raises ``BlockDecodeError``.
     """
     writer = _Writer()
     decoded = decode_blocks(blocks)
