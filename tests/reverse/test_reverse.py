@@ -73,7 +73,7 @@ def test_section_fields_and_accessory() -> None:
     ("*a\nb*", "*a\nb*"),
     ("*a*b*", "*a*b*"),
     ("*a\\*b*", "## a\\*b"),
-    ("*&lt;x&gt;*", "## &lt;x&gt;"),
+    ("*&lt;x&gt;*", "## \\<x>"),
 ])
 def test_heading_form(text: str, expected: str) -> None:
     """[D29] only a single bold run becomes '## X'; anything else stays verbatim + W-mrkdwn."""
@@ -117,13 +117,14 @@ def test_preformatted_raw_text() -> None:
 
 
 def test_inline_kinds() -> None:
-    """team, color, italic and strike-only styles; styled empty text unchanged."""
+    """team, color, italic and strike-only styles; styled empty text writes nothing; italic
+    beside a letter is ``*`` (an intraword ``_`` cannot open or close)."""
     sec = bk.section({"type": "team", "team_id": "T1"}, {"type": "color", "value": "#fff"},
                      bk.text("i", italic=True), bk.text("s", strike=True),
                      bk.text("", bold=True), bk.link("https://x", italic=True),
                      bk.text("u") | {"style": {"underline": True}})
     assert blocks_to_markdown([bk.rich_text(sec)]).markdown == (
-        "<!team^T1>#fff_i_~~s~~_<https://x>_u")
+        "<!team^T1>#fff*i*~~s~~*<https://x>*u")
 
 
 def test_unknown_rich_text_element_and_empty_parts() -> None:
@@ -158,7 +159,7 @@ def test_table_cells() -> None:
                        None],
                       [bk.cell("a"), {"type": "raw_text", "text": "x|y"}, bk.cell("**")]]}
     assert blocks_to_markdown([block, {"type": "table", "rows": []}]).markdown == (
-        "| h | 3 |  |\n| --- | --- | --- |\n| a | x\\|y | ** |")
+        "| h | 3 |  |\n| --- | --- | --- |\n| a | x\\|y | \\*\\* |")
 
 
 def test_context_without_parts_is_silent() -> None:
