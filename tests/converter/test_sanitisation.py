@@ -397,3 +397,23 @@ def test_mention_map_output_per_mode(mode: str, check: str) -> None:
         assert "<@U123ABC>" in text and "<#C12345>" in text and "<!subteam^S98765>" in text
     else:  # explicit markdown_block mode ignores the map (documented)
         assert "@alice" in result.blocks[0]["text"]
+
+
+# -- the per-surface rule, one input through every surface ----------------------------------
+
+_SURFACE_INPUT = "R&D <!here> `a<b && c>d`\n\n```\nx < y & z\n```"
+
+
+def test_per_surface_escaping() -> None:
+    """One input, every surface: raw characters where Slack shows text as written
+    (rich_text, markdown code), entities where it parses tokens (mrkdwn everywhere,
+    inside backticks too; markdown prose; the fallback)."""
+    rich = convert(_SURFACE_INPUT, mode="rich_text")
+    assert list(rich_texts(rich.blocks)) == ["R&D <!here> ", "a<b && c>d", "x < y & z\n"]
+    assert typed_elements(rich.blocks) == []
+    assert rich.text_fallback.startswith("R&amp;D &lt;!here&gt; a&lt;b &amp;&amp; c&gt;d")
+    md = convert(_SURFACE_INPUT, mode="markdown_block").blocks[0]["text"]
+    assert md == "R&amp;D &lt;!here&gt; `a<b && c>d`\n\n```\nx < y & z\n```"
+    mrkdwn = [b["text"]["text"] for b in convert(_SURFACE_INPUT, mode="section_mrkdwn").blocks]
+    assert mrkdwn == ["R&amp;D &lt;!here&gt; `a&lt;b &amp;&amp; c&gt;d`",
+                      "```\nx &lt; y &amp; z\n```"]
