@@ -17,13 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from blockcheck import (
-    assert_valid_blocks,
-    escaped_texts,
-    find_raw_mentions,
-    rich_texts,
-    typed_elements,
-)
+import blockcheck
+from blockcheck import assert_valid_blocks, escaped_texts, find_raw_mentions
 from mcp_slack_block_kit.blocks.validate import validate
 from mcp_slack_block_kit.converter import ConversionResult, Converter, Options
 from mcp_slack_block_kit.exceptions import (
@@ -96,7 +91,7 @@ def _raw_tokens(result: ConversionResult) -> list[str]:
 
 def _visible(blocks: list[dict[str, Any]]) -> str:
     """All text a reader sees: parsed fields and rich_text text (shown as written)."""
-    return " ".join([t for _, t in escaped_texts(blocks)] + list(rich_texts(blocks)))
+    return " ".join([t for _, t in escaped_texts(blocks)] + list(blockcheck.rich_texts(blocks)))
 
 
 @settings(max_examples=200)
@@ -108,7 +103,7 @@ def test_every_mode_valid_and_mention_safe(text: str) -> None:
             continue
         assert _raw_tokens(result) == [], (mode, result.blocks, result.text_fallback)
         # No opt-in: no typed mention or broadcast element anywhere.
-        assert typed_elements(result.blocks) == [], (mode, result.blocks)
+        assert blockcheck.typed_elements(result.blocks) == [], (mode, result.blocks)
         if not text.strip():
             assert result.blocks == [] and result.warnings == [] and result.text_fallback == ""
 
@@ -123,7 +118,7 @@ def test_preserve_mention_tokens_never_broadcasts(text: str, mode: str) -> None:
     broadcasts = [t for t in _raw_tokens(result)
                   if t.lower() in ("<!channel", "<!here", "<!everyone")]
     assert broadcasts == [], result.blocks
-    assert [e for e in typed_elements(result.blocks) if e["type"] == "broadcast"] == []
+    assert [e for e in blockcheck.typed_elements(result.blocks) if e["type"] == "broadcast"] == []
 
 
 @settings(max_examples=100)
