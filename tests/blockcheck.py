@@ -9,7 +9,8 @@ truth for limits). Lengths are UTF-8 bytes, as everywhere in the project.
 
 Use ``assert_valid_blocks(blocks)`` in tests; ``block_problems(blocks)`` returns
 the list of problems instead of raising. ``escaped_texts(blocks)`` yields every
-string Slack parses for mentions (the fields the converter must escape).
+string Slack parses for mentions (the fields the converter must escape); rich_text is
+shown as written, so there ``typed_elements(blocks)`` is what can ping.
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ __all__ = [
     "block_problems",
     "escaped_texts",
     "find_raw_mentions",
+    "rich_texts",
+    "typed_elements",
 ]
 
 #: Keys that ``slack_sdk`` (3.48) drops on a parse/serialise round trip although Slack
@@ -484,12 +487,12 @@ def _blank_markdown_code(text: str) -> str:
 def escaped_texts(blocks: list[dict[str, Any]]) -> Iterator[tuple[str, str]]:
     """Yield ``(path, text)`` for every string Slack parses for mentions and broadcasts.
 
-    These are the fields the converter must escape: section/context ``mrkdwn`` text,
+    These are the fields the converter must escape: section/context ``mrkdwn`` text and
     ``markdown`` block text (with code spans and code blocks blanked, since code is
-    literal there), and rich_text ``text`` elements outside preformatted blocks (in
-    sections, lists, quotes and table cells). Fields the spec leaves raw on purpose
-    are not yielded: header and image ``plain_text`` (never parsed for mentions),
-    rich_text ``link`` label/url and preformatted code (structured or literal).
+    literal there). Fields Slack shows as written are not yielded: header and image
+    ``plain_text``, and everything inside rich_text (``text`` elements, link labels,
+    preformatted code, table cells), where a mention exists only as a typed element
+    (``typed_elements`` finds those).
     """
     stack: list[tuple[Any, str, bool]] = [(b, f"/blocks/{i}", False) for i, b in
                                           enumerate(blocks)]
@@ -504,14 +507,50 @@ def escaped_texts(blocks: list[dict[str, Any]]) -> Iterator[tuple[str, str]]:
         t = v.get("type")
         if t == "markdown" and isinstance(v.get("text"), str):
             yield f"{path}/text", _blank_markdown_code(v["text"])
-        elif isinstance(v.get("text"), str) and (t == "mrkdwn" or (t == "text" and not in_pre)):
+        elif isinstance(v.get("text"), str) and t == "mrkdwn":
             yield f"{path}/text", v["text"]
-        elif t in ("header", "image", "link"):
+        elif t in ("header", "image", "link", "rich_text"):
             continue
         else:
             pre = in_pre or t == "rich_text_preformatted"
             stack.extend(reversed([(x, f"{path}/{k}", pre) for k, x in v.items()
                                    if isinstance(x, (dict, list))]))
+
+
+_TYPED_MENTIONS = frozenset(("user", "channel", "usergroup", "broadcast", "team"))
+
+
+def typed_elements(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every typed mention or broadcast element (user, channel, usergroup, broadcast,
+    team) anywhere in ``blocks``: the only way a rich_text block can ping."""
+    found: list[dict[str, Any]] = []
+    stack: list[Any] = [blocks]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, list):
+            stack.extend(v)
+        elif isinstance(v, dict):
+            if v.get("type") in _TYPED_MENTIONS:
+                found.append(v)
+            stack.extend(x for x in v.values() if isinstance(x, (dict, list)))
+    return found
+
+
+def rich_texts(blocks: list[dict[str, Any]]) -> Iterator[str]:
+    """Every rich_text ``text`` element's string (sections, lists, quotes, preformatted,
+    table cells): text Slack shows as written."""
+    stack: list[tuple[Any, bool]] = [(blocks, False)]
+    while stack:
+        v, inside = stack.pop()
+        if isinstance(v, list):
+            stack.extend((x, inside) for x in reversed(v))
+        elif isinstance(v, dict):
+            t = v.get("type")
+            if inside and t == "text" and isinstance(v.get("text"), str):
+                yield v["text"]
+            inner = inside or t == "rich_text"
+            stack.extend((x, inner) for x in reversed(list(v.values()))
+                         if isinstance(x, (dict, list)))
 
 
 def find_raw_mentions(text: str) -> list[str]:

@@ -13,6 +13,8 @@ from blockcheck import (
     block_problems,
     escaped_texts,
     find_raw_mentions,
+    rich_texts,
+    typed_elements,
 )
 
 
@@ -211,15 +213,26 @@ def test_escaped_texts_selects_parsed_fields() -> None:
         _table([["C1", "C2"]]),
     ]
     texts = dict(escaped_texts(blocks))
+    assert set(texts) == {"/blocks/1/text/text", "/blocks/2/text"}
     assert texts["/blocks/1/text/text"] == "S"
-    assert texts["/blocks/3/elements/0/elements/0/text"] == "T"
-    assert texts["/blocks/3/elements/2/elements/0/text"] == "Q"
-    assert texts["/blocks/4/rows/0/1/elements/0/elements/0/text"] == "C2"
     md = texts["/blocks/2/text"]
     assert md.startswith("M ") and md.rstrip().endswith("after")
     assert "<!channel>" not in md and "<!here>" not in md
-    joined = " ".join(texts.values())
-    assert "H" not in joined and "L" not in joined and "<!everyone>" not in joined
+    # rich_text (text elements, link labels, preformatted code, table cells) is shown as
+    # written: not a parsed field.
+    assert list(rich_texts(blocks)) == ["T", "<!everyone>\n", "Q", "C1", "C2"]
+
+
+def test_typed_elements_finds_every_mention_kind() -> None:
+    kinds = [{"type": "user", "user_id": "U1"}, {"type": "channel", "channel_id": "C1"},
+             {"type": "usergroup", "usergroup_id": "S1"}, {"type": "broadcast", "range": "here"},
+             {"type": "team", "team_id": "T1"}]
+    blocks = [{"type": "rich_text", "elements": [_sec(_txt("<!here>"), *kinds[:3])]},
+              {"type": "rich_text", "elements": [{"type": "rich_text_quote", "elements": kinds[3:]}]},
+              _table([["<@U1>"]])]
+    assert typed_elements(blocks) != [] and sorted(e["type"] for e in typed_elements(blocks)) == (
+        sorted(e["type"] for e in kinds))
+    assert typed_elements([{"type": "rich_text", "elements": [_sec(_txt("<@U1> <!here>"))]}]) == []
 
 
 @pytest.mark.parametrize(("text", "found"), [

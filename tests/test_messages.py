@@ -332,13 +332,13 @@ def _inline(messages: list[dict[str, Any]]) -> list[Any]:
 
 
 def test_titles_styled_escaped_and_images() -> None:
-    """Titles take the link's style, are escaped like text, follow inline-image alt text;
+    """Titles take the link's style, are raw text like any rich_text, follow inline-image alt text;
     a standalone image keeps its title in the image block."""
     opts = Options(prefer_rich_text=True)
     inline = _inline(to_messages('**[x](https://x.com "<!here> t")** and more', options=opts))
     assert inline[0] == {"type": "link", "url": "https://x.com", "text": "x",
                          "style": {"bold": True}}
-    assert inline[1] == {"type": "text", "text": " (&lt;!here&gt; t)", "style": {"bold": True}}
+    assert inline[1] == {"type": "text", "text": " (<!here> t)", "style": {"bold": True}}
     inline = _inline(to_messages('see ![chart](https://x.com/c.png "Q3 revenue") here',
                                  options=opts))
     assert "".join(el.get("text", "") for el in inline) == "see chart (Q3 revenue) here"

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from mcp_slack_block_kit.blocks.limits import TEXT_FALLBACK_MAX_CHARS
+from mcp_slack_block_kit.converter import convert
 from mcp_slack_block_kit.converter.fallback import derive_text_fallback
 
 
@@ -165,10 +166,34 @@ def test_allow_broadcasts_keeps_raw_tokens() -> None:
     assert derive_text_fallback([header("<!channel> deploy")], allow_broadcasts=True) == "<!channel> deploy"
 
 
-def test_existing_entities_not_double_escaped() -> None:
-    """Already-escaped entities from blocks stay; bare & is escaped."""
-    out = derive_text_fallback([rich(rsec(t("AT&amp;T &lt;x&gt; & co")))])
+def test_mrkdwn_entities_not_double_escaped() -> None:
+    """mrkdwn text already carries entities: they stay as they are; a bare & is escaped."""
+    out = derive_text_fallback([section("AT&amp;T &lt;x&gt; & co")])
     assert out == "AT&amp;T &lt;x&gt; &amp; co"
+
+
+def test_rich_text_characters_are_escaped_once() -> None:
+    """rich_text text holds characters (Slack shows it literally): each ``&``, ``<``, ``>``
+    becomes one entity, so the notification reads what the block shows, even a literal
+    ``&amp;`` typed by a user, and a raw ``<!here>`` in a text element cannot broadcast."""
+    out = derive_text_fallback([rich(rsec(t("R&D <!here> a < b AT&amp;T"), t("x>y", code=True)))])
+    assert out == "R&amp;D &lt;!here&gt; a &lt; b AT&amp;amp;T x&gt;y"
+
+
+def test_rich_text_table_and_list_characters_are_escaped() -> None:
+    """List items and quotes (rich_text like sections) are escaped the same way."""
+    blocks = [rich({"type": "rich_text_list", "style": "bullet",
+                    "elements": [rsec(t("Q&A")), rsec(t("<!channel>"))]}),
+              rich({"type": "rich_text_quote", "elements": [t("a<b")]})]
+    assert derive_text_fallback(blocks) == "Q&amp;A · &lt;!channel&gt; — a&lt;b"
+
+
+@pytest.mark.parametrize("mode", ["rich_text", "section_mrkdwn", "markdown_block", "auto"])
+def test_converted_fallback_escapes_once_in_every_mode(mode: str) -> None:
+    """End to end: the fallback of raw rich_text (and of escaped mrkdwn/Markdown) has every
+    ``&``, ``<``, ``>`` as one entity: no double escaping, no raw token."""
+    out = convert("R&D ping <!here> when a < b > c", mode=mode).text_fallback
+    assert out == "R&amp;D ping &lt;!here&gt; when a &lt; b &gt; c"
 
 
 @pytest.mark.parametrize("offset", range(5))
@@ -250,7 +275,7 @@ def test_bounded_strip_matches_full_strip(text: str) -> None:
     block = {"type": "markdown", "text": text}
     full = fallback._strip_markup(text)
     expected = fallback._ASCII_WS_RUN.sub(" ", full).strip()
-    expected = fallback._escape(expected)
+    expected = fallback._escape_markup(expected)
     if len(expected) > 150:
         expected = expected[:149] + "…"
     assert derive_text_fallback([block]) == expected

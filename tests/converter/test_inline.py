@@ -116,14 +116,16 @@ def test_inline_image_is_alt_text() -> None:
     assert inline("a ![b *c*](https://x.com/i.png) d") == [text("a b c d")]
 
 
-def test_escaping_applies_to_every_text_element() -> None:
+def test_every_text_element_carries_characters() -> None:
+    """rich_text text is shown as written: no entities, in any style; a raw ``<!here>`` is
+    plain text there (a broadcast would need a typed element, which is never made)."""
     assert inline("**<!here>** `a&b` <b>x</b>") == [
-        text("&lt;!here&gt;", "bold"), text(" "), text("a&amp;b", "code"),
-        text(" &lt;b&gt;x&lt;/b&gt;")]
+        text("<!here>", "bold"), text(" "), text("a&b", "code"),
+        text(" <b>x</b>")]
 
 
-def test_allow_broadcasts_disables_escaping() -> None:
-    assert inline("<!here> & `<x>`", allow_broadcasts=True) == [
+def test_allow_broadcasts_changes_nothing_in_rich_text() -> None:
+    assert inline("<!here> & `<x>`", allow_broadcasts=True) == inline("<!here> & `<x>`") == [
         text("<!here> & "), text("<x>", "code")]
 
 
@@ -173,8 +175,8 @@ MAP = {"alice": "U123ABC", "general": "C12345", "team": "S98765", "bob.smith": "
     ("**@alice**", [{"type": "user", "user_id": "U123ABC", "style": {"bold": True}}]),
     ("*@team*", [{"type": "usergroup", "usergroup_id": "S98765"}]),
     ("`@alice`", [text("@alice", "code")]),
-    ("@alice & @general <x>", [{"type": "user", "user_id": "U123ABC"}, text(" &amp; "),
-                               {"type": "channel", "channel_id": "C12345"}, text(" &lt;x&gt;")]),
+    ("@alice & @general <x>", [{"type": "user", "user_id": "U123ABC"}, text(" & "),
+                               {"type": "channel", "channel_id": "C12345"}, text(" <x>")]),
 ])
 def test_mention_map(markdown: str, expected: list[dict[str, Any]]) -> None:
     assert inline(markdown, mention_map=MAP) == expected
@@ -220,10 +222,11 @@ def test_trusted_tokens_promoted(markdown: str, element: dict[str, Any]) -> None
     "ping <!channel>", "ping <!here>", "ping <!everyone>", "<@U1>", "<@U012AB3CD|a&b>",
     "<!date^12345678901234567^{d}|x>", "<!date^1^{d}>",
 ])
-def test_untrusted_shapes_stay_escaped_text(markdown: str) -> None:
+def test_untrusted_shapes_stay_plain_text(markdown: str) -> None:
+    """Not a trusted shape: no typed element, the characters stay text as written."""
     elements = inline(markdown, preserve_mention_tokens=True)
     assert all(e["type"] in ("text", "link") for e in elements)
-    assert not any("<" in e.get("text", "") for e in elements if e["type"] == "text")
+    assert not any("&lt;" in e.get("text", "") for e in elements if e["type"] == "text")
 
 
 def test_trusted_tokens_keep_style_except_group_and_date() -> None:
@@ -236,7 +239,7 @@ def test_safety_mixed() -> None:
     elements = inline("Ping <@U012AB3CD> in <#C123ABC456>, then <!channel>",
                       preserve_mention_tokens=True)
     assert [e["type"] for e in elements] == ["text", "user", "text", "channel", "text"]
-    assert elements[-1] == text(", then &lt;!channel&gt;")
+    assert elements[-1] == text(", then <!channel>")
 
 
 def test_order_map_then_tokens_then_emoji() -> None:
@@ -244,7 +247,7 @@ def test_order_map_then_tokens_then_emoji() -> None:
     elements = inline("@alice <@U012AB3CD> :wave: <!here>", mention_map=MAP,
                       preserve_mention_tokens=True)
     assert [e["type"] for e in elements] == ["user", "text", "user", "text", "emoji", "text"]
-    assert elements[-1] == text(" &lt;!here&gt;")
+    assert elements[-1] == text(" <!here>")
 
 
 @pytest.mark.parametrize("payload", [

@@ -38,7 +38,7 @@ def test_title_takes_link_style_and_text_processing() -> None:
     assert els[1:] == [
         {"type": "text", "text": " (", "style": {"italic": True}},
         {"type": "emoji", "name": "tada"},
-        {"type": "text", "text": " &lt;b&gt;)", "style": {"italic": True}},
+        {"type": "text", "text": " <b>)", "style": {"italic": True}},
     ]
 
 

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import blockcheck
 from blockcheck import assert_valid_blocks, escaped_texts, find_raw_mentions
 from long_inputs import long_line_documents
 from mcp_slack_block_kit.blocks.validate import validate
@@ -89,8 +90,14 @@ def _convert(converter: Converter, text: str) -> ConversionResult | None:
 
 
 def _raw_tokens(result: ConversionResult) -> list[str]:
+    """Raw tokens where Slack parses them (mrkdwn, markdown prose, the fallback)."""
     texts = [t for _, t in escaped_texts(result.blocks)] + [result.text_fallback]
     return [tok for t in texts for tok in find_raw_mentions(t)]
+
+
+def _visible(blocks: list[dict[str, Any]]) -> str:
+    """All text a reader sees: parsed fields and rich_text text (shown as written)."""
+    return " ".join([t for _, t in escaped_texts(blocks)] + list(blockcheck.rich_texts(blocks)))
 
 
 @settings(max_examples=200)
@@ -101,6 +108,8 @@ def test_every_mode_valid_and_mention_safe(text: str) -> None:
         if result is None:
             continue
         assert _raw_tokens(result) == [], (mode, result.blocks, result.text_fallback)
+        # No opt-in: no typed mention or broadcast element anywhere.
+        assert blockcheck.typed_elements(result.blocks) == [], (mode, result.blocks)
         if not text.strip():
             assert result.blocks == [] and result.warnings == [] and result.text_fallback == ""
 
@@ -115,6 +124,7 @@ def test_preserve_mention_tokens_never_broadcasts(text: str, mode: str) -> None:
     broadcasts = [t for t in _raw_tokens(result)
                   if t.lower() in ("<!channel", "<!here", "<!everyone")]
     assert broadcasts == [], result.blocks
+    assert [e for e in blockcheck.typed_elements(result.blocks) if e["type"] == "broadcast"] == []
 
 
 @settings(max_examples=100)
@@ -197,7 +207,7 @@ def test_nested_lists_up_to_slack_indent_limit(depth: int, ordered: bool, mode: 
     """Lists nested as deep as Slack renders (indent 0-8) convert to valid blocks in every mode."""
     result = _convert(_CONVERTERS[mode], _nested_list(depth, ordered))
     assert result is not None and result.blocks
-    text = " ".join(t for _, t in escaped_texts(result.blocks))
+    text = _visible(result.blocks)
     assert all(f"level {i}" in text for i in range(depth))
 
 
@@ -206,7 +216,7 @@ def test_lists_nested_deeper_than_slack_indent_limit(mode: str) -> None:
     """A 12-level list still gives blocks Slack accepts (indent capped at 8), losing no item."""
     result = _convert(_CONVERTERS[mode], _nested_list(12, ordered=False))
     assert result is not None and result.blocks
-    text = " ".join(t for _, t in escaped_texts(result.blocks))
+    text = _visible(result.blocks)
     assert all(f"level {i}" in text for i in range(12))
 
 

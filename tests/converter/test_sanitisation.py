@@ -2,12 +2,13 @@
 
 The §7.6 conformance table runs in all four modes; then the same hostile payloads are
 placed in headings, table cells, list items, quotes, emphasis, code spans, link labels,
-link titles and URLs, image alt text and the text fallback. "Parsed" fields (the ones
-Slack scans for ``<!channel>`` and friends: mrkdwn text, markdown-block text outside
-code, rich_text text elements, the text fallback) are collected by the independent
-``blockcheck.escaped_texts`` helper. Fields the spec leaves raw on purpose because
-Slack never parses them for mentions (header and image ``plain_text``/``alt_text``,
-rich_text ``link`` label/url, preformatted code) are not.
+link titles and URLs, image alt text and the text fallback. The rule, per surface:
+a raw token is a failure where Slack parses it ("parsed" fields: mrkdwn text,
+markdown-block text outside code, the text fallback, collected by the independent
+``blockcheck.escaped_texts`` helper), and a typed mention or broadcast element the caller
+did not ask for is a failure everywhere (``blockcheck.typed_elements``). Everything Slack
+shows as written (rich_text text elements and link labels, preformatted code, header and
+image ``plain_text``/``alt_text``) carries the characters themselves.
 """
 
 from __future__ import annotations
@@ -17,7 +18,13 @@ from typing import Any
 
 import pytest
 
-from blockcheck import assert_valid_blocks, escaped_texts, find_raw_mentions
+from blockcheck import (
+    assert_valid_blocks,
+    escaped_texts,
+    find_raw_mentions,
+    rich_texts,
+    typed_elements,
+)
 from mcp_slack_block_kit.converter import ConversionResult, convert
 from mcp_slack_block_kit.exceptions import InvalidOptionsError, MarkdownBlockTooLargeError
 
@@ -49,6 +56,12 @@ def _raw_in_parsed(result: ConversionResult) -> list[str]:
     return [tok for text in _parsed(result) for tok in find_raw_mentions(text)]
 
 
+def _unsafe(result: ConversionResult) -> list[Any]:
+    """What could ping without an opt-in: raw tokens where Slack parses them, and any typed
+    mention or broadcast element."""
+    return [*_raw_in_parsed(result), *typed_elements(result.blocks)]
+
+
 def _elements(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Every inline element in rich_text blocks and table cells, in document order."""
     found: list[dict[str, Any]] = []
@@ -73,11 +86,13 @@ def _elements(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def test_conformance_table(mode: str, text: str) -> None:
     result = convert(text, mode=mode)
     assert_valid_blocks(result.blocks)
-    everything = _all_text(result)
+    parsed = "\n".join(_parsed(result))
     for token in FORBIDDEN:
-        assert token not in everything, (mode, text, token)
-    assert "&lt;" in everything or "&amp;" in everything
-    assert _raw_in_parsed(result) == []
+        assert token not in parsed, (mode, text, token)
+    assert "&lt;" in parsed or "&amp;" in parsed
+    assert _unsafe(result) == []
+    if mode == "rich_text":  # shown as written: the characters themselves, never entities
+        assert "".join(rich_texts(result.blocks)) == text
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -123,11 +138,15 @@ def test_markdown_block_preserve_mention_tokens() -> None:
     ("a&b", "a&amp;b"), ("<tag>", "&lt;tag&gt;"), ("a & <b> > c", "a &amp; &lt;b&gt; &gt; c"),
     ("<!channel>", "&lt;!channel&gt;"),
 ])
-def test_entity_escape_vectors_through_the_converter(raw: str, escaped: str) -> None:
-    """§7.6 escape-helper vectors, observed end to end in a rich_text text element."""
+def test_entity_vectors_raw_in_rich_text_escaped_where_parsed(raw: str, escaped: str) -> None:
+    """The escape-helper vectors end to end: a rich_text text element carries the raw
+    characters (Slack shows it as written), a mrkdwn section and the fallback the entities."""
     result = convert(f"x {raw} y", mode="rich_text")
     texts = [el["text"] for el in _elements(result.blocks) if el["type"] == "text"]
-    assert "".join(texts) == f"x {escaped} y"
+    assert "".join(texts) == f"x {raw} y"
+    assert result.text_fallback == " ".join(f"x {escaped} y".split())
+    mrkdwn = convert(f"x {raw} y", mode="section_mrkdwn").blocks[0]["text"]["text"]
+    assert mrkdwn == f"x {escaped} y"
 
 
 # -- every place text lands ----------------------------------------------------------------
@@ -176,7 +195,7 @@ def test_no_raw_mentions_anywhere(mode: str, place: str, payload: str, word: str
     text = PLACES[place].replace("{p}", payload)
     result = convert(text, mode=mode)
     assert_valid_blocks(result.blocks)
-    assert _raw_in_parsed(result) == [], (result.blocks, result.text_fallback)
+    assert _unsafe(result) == [], (result.blocks, result.text_fallback)
     if place == "link-title" and mode in ("rich_text", "section_mrkdwn"):
         return  # §7.1: a rich_text link element has no title, so the title is dropped
     # Content is not silently dropped to get there: the payload's word survives somewhere.
@@ -223,7 +242,7 @@ def test_markdown_block_fields_vectors(text: str, expected: str | None) -> None:
 def test_rich_text_linkify_stops_at_tokens() -> None:
     els = _elements(convert("https://x.com<!channel>", mode="rich_text").blocks)
     assert els == [{"type": "link", "url": "https://x.com"},
-                   {"type": "text", "text": "&lt;!channel&gt;"}]
+                   {"type": "text", "text": "<!channel>"}]
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -296,8 +315,8 @@ def test_adversarial_tokens_are_not_promoted(mode: str, text: str) -> None:
     result = convert(text, mode=mode, preserve_mention_tokens=True)
     assert_valid_blocks(result.blocks)
     assert [el for el in _elements(result.blocks) if el["type"] in _TYPED] == []
-    assert _raw_in_parsed(result) == [], result.blocks
-    assert "javascript:" not in _all_text(result)
+    assert _unsafe(result) == [], result.blocks
+    assert "javascript:" not in "\n".join(_parsed(result))
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -305,8 +324,9 @@ def test_mixed_trusted_and_broadcast(mode: str) -> None:
     text = "Ping <@U012AB3CD> in <#C123ABC456>, then <!channel>"
     result = convert(text, mode=mode, preserve_mention_tokens=True)
     assert_valid_blocks(result.blocks)
-    everything = _all_text(result)
-    assert "<!channel>" not in everything and "&lt;!channel&gt;" in everything
+    parsed = "\n".join(_parsed(result))
+    assert "<!channel>" not in parsed and "&lt;!channel&gt;" in parsed
+    assert [el for el in typed_elements(result.blocks) if el["type"] == "broadcast"] == []
     if mode == "rich_text":
         typed = [el["type"] for el in _elements(result.blocks) if el["type"] in _TYPED]
         assert typed == ["user", "channel"]
@@ -325,14 +345,19 @@ def test_pathological_token_input(mode: str, text: str) -> None:
         return
     assert_valid_blocks(result.blocks)
     assert _raw_in_parsed(result) == []
+    assert [el for el in typed_elements(result.blocks) if el["type"] == "broadcast"] == []
 
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("place", ["paragraph", "h2", "bullet", "quote", "table-cell", "bold"])
 def test_detector_sees_raw_tokens_when_allowed(mode: str, place: str) -> None:
-    """Control: with allow_broadcasts the same scan does find the raw token, so the scan is live."""
+    """Control: with allow_broadcasts the same scan does find the raw token, so the scan is
+    live (a table's cells are rich_text, shown as written, so there only the characters are)."""
     result = convert(PLACES[place].replace("{p}", "<!channel>"), mode=mode, allow_broadcasts=True)
-    assert "<!channel" in _raw_in_parsed(result), result.blocks
+    if any(block["type"] == "table" for block in result.blocks):
+        assert "<!channel>" in list(rich_texts(result.blocks)), result.blocks
+    else:
+        assert "<!channel" in _raw_in_parsed(result), result.blocks
 
 
 # -- mention_map (§7.3, [D8], [D23]) in every mode ------------------------------------------
@@ -360,7 +385,8 @@ def test_mention_map_output_per_mode(mode: str, check: str) -> None:
     assert_valid_blocks(result.blocks)
     # Only the mapped IDs may appear as live tokens; the broadcast stays escaped.
     live = [t for t in _raw_in_parsed(result) if not t.startswith(("<@U", "<#C", "<!subteam^"))]
-    assert live == [] and "<!here>" not in _all_text(result)
+    assert live == [] and "<!here>" not in "\n".join(_parsed(result))
+    assert [el for el in typed_elements(result.blocks) if el["type"] == "broadcast"] == []
     if check == "typed":  # [D8] auto declines the markdown block when a handle resolves
         typed = [el for el in _elements(result.blocks) if el["type"] in _TYPED]
         assert typed == [{"type": "user", "user_id": "U123ABC"},
@@ -371,3 +397,23 @@ def test_mention_map_output_per_mode(mode: str, check: str) -> None:
         assert "<@U123ABC>" in text and "<#C12345>" in text and "<!subteam^S98765>" in text
     else:  # explicit markdown_block mode ignores the map (documented)
         assert "@alice" in result.blocks[0]["text"]
+
+
+# -- the per-surface rule, one input through every surface ----------------------------------
+
+_SURFACE_INPUT = "R&D <!here> `a<b && c>d`\n\n```\nx < y & z\n```"
+
+
+def test_per_surface_escaping() -> None:
+    """One input, every surface: raw characters where Slack shows text as written
+    (rich_text, markdown code), entities where it parses tokens (mrkdwn everywhere,
+    inside backticks too; markdown prose; the fallback)."""
+    rich = convert(_SURFACE_INPUT, mode="rich_text")
+    assert list(rich_texts(rich.blocks)) == ["R&D <!here> ", "a<b && c>d", "x < y & z\n"]
+    assert typed_elements(rich.blocks) == []
+    assert rich.text_fallback.startswith("R&amp;D &lt;!here&gt; a&lt;b &amp;&amp; c&gt;d")
+    md = convert(_SURFACE_INPUT, mode="markdown_block").blocks[0]["text"]
+    assert md == "R&amp;D &lt;!here&gt; `a<b && c>d`\n\n```\nx < y & z\n```"
+    mrkdwn = [b["text"]["text"] for b in convert(_SURFACE_INPUT, mode="section_mrkdwn").blocks]
+    assert mrkdwn == ["R&amp;D &lt;!here&gt; `a&lt;b &amp;&amp; c&gt;d`",
+                      "```\nx &lt; y &amp; z\n```"]

@@ -281,10 +281,30 @@ def test_rich_text_styles() -> None:
     assert "<b>x</b>" not in html
 
 
-def test_rich_text_entities_decoded_once() -> None:
-    """Text elements show ``&lt;`` as ``<`` (as Slack does) and ``&amp;lt;`` as ``&lt;``."""
-    page = render_html(_rt({"type": "text", "text": "&lt;!here&gt; &amp;lt; &quot;"}))
-    assert "<!here> &lt; &quot;" in inspect(page).all_text
+def test_rich_text_text_is_shown_as_written() -> None:
+    """rich_text text is literal in Slack, so the preview decodes no entity there: raw
+    characters show as themselves (HTML-escaped, so inert) and a typed ``&amp;`` reads
+    ``&amp;``; link labels, preformatted code and raw_text cells likewise."""
+    page = render_html(_rt({"type": "text", "text": "R&D <!here> &lt;b&gt; &amp; &quot;"},
+                           {"type": "link", "url": "https://x.com", "text": "a&amp;b"}))
+    text = inspect(page).all_text
+    assert "R&D <!here> &lt;b&gt; &amp; &quot;" in text and "a&amp;b" in text
+    html = _blocks_html(page)
+    assert "R&amp;D &lt;!here&gt; &amp;lt;b&amp;gt; &amp;amp;" in html
+    pre = _blocks_html(render_html([{"type": "rich_text", "elements": [
+        {"type": "rich_text_preformatted", "elements": [{"type": "text", "text": "a &lt; b < c"}]}
+    ]}]))
+    assert "a &amp;lt; b &lt; c" in pre
+    cell = _blocks_html(render_html([{"type": "table", "rows": [
+        [{"type": "raw_text", "text": "x &amp; y & z"}]]}]))
+    assert "x &amp;amp; y &amp; z" in cell
+
+
+def test_mrkdwn_entities_still_decoded_once() -> None:
+    """mrkdwn text carries entities that Slack decodes once: the preview does too."""
+    page = render_html([{"type": "section", "text": {"type": "mrkdwn",
+                                                     "text": "&lt;!here&gt; &amp;lt; R&amp;D"}}])
+    assert "<!here> &lt; R&D" in inspect(page).all_text
 
 
 def test_rich_text_mentions_and_emoji() -> None:
@@ -335,7 +355,7 @@ def test_quote_and_preformatted_language() -> None:
     html = _blocks_html(render_html([{"type": "rich_text", "elements": [
         {"type": "rich_text_quote", "elements": [{"type": "text", "text": "q"}]},
         {"type": "rich_text_preformatted", "language": "python",
-         "elements": [{"type": "text", "text": "if a &lt; b:\n    *x* :wave:\n"}]}]}]))
+         "elements": [{"type": "text", "text": "if a < b:\n    *x* :wave:\n"}]}]}]))
     assert '<blockquote class="sbk-quote">q</blockquote>' in html
     assert ('<pre class="sbk-pre"><span class="sbk-pre-lang">python</span>'
             "if a &lt; b:\n    *x* :wave:\n</pre>") in html

@@ -73,9 +73,14 @@ def test_mention_map_creates_user_mention() -> None:
 
 
 def test_broadcast_is_escaped_by_default() -> None:
-    """<!channel> never reaches the blocks unescaped."""
+    """<!channel> cannot broadcast: in rich_text it is plain text (no broadcast element),
+    escaped in the fallback and in a mrkdwn section."""
     out = convert(markdown="alert <!channel> please", mode="rich_text")
-    assert "<!channel>" not in json.dumps(out["blocks"], ensure_ascii=False)
+    assert out["blocks"][0]["elements"][0]["elements"] == [
+        {"type": "text", "text": "alert <!channel> please"}]
+    assert out["text_fallback"] == "alert &lt;!channel&gt; please"
+    mrkdwn = convert(markdown="alert <!channel> please", mode="section_mrkdwn")
+    assert "<!channel>" not in json.dumps(mrkdwn["blocks"], ensure_ascii=False)
 
 
 def test_preserve_mention_tokens_types_mentions_but_escapes_broadcast() -> None:
@@ -85,8 +90,8 @@ def test_preserve_mention_tokens_types_mentions_but_escapes_broadcast() -> None:
     text = json.dumps(out["blocks"], ensure_ascii=False)
     assert '"user_id": "U012AB3CD"' in text
     assert '"channel_id": "C123ABC456"' in text
-    assert "&lt;!channel&gt;" in text
-    assert "<!channel>" not in text
+    assert '"broadcast"' not in text and ", then <!channel>" in text
+    assert "&lt;!channel&gt;" in out["text_fallback"]
 
 
 @pytest.mark.parametrize("flag", [False, None, "omitted"])

@@ -1,6 +1,6 @@
 """Short Markdown (a task's details or output) made safe and small enough for a task card.
 
-The Markdown goes through ``convert`` in ``rich_text`` mode, so it is repaired, escaped and
+The Markdown goes through ``convert`` in ``rich_text`` mode, so it is repaired and
 mention-checked exactly like a reply. The blocks are flattened into one run of inline
 elements, cut to a character budget at a word boundary, and rendered twice from the same
 cut: as a string for a ``task_update`` chunk and as a ``rich_text`` block for a
@@ -21,18 +21,6 @@ __all__ = ["Inline", "cut", "flatten", "to_rich_text", "to_string"]
 
 Inline = dict[str, Any]
 _ELLIPSIS = "…"
-# The rich_text emitter writes these three characters as entities in prose text elements;
-# task cards carry characters (Slack shows rich_text text literally), so they are decoded
-# exactly once. Link labels and preformatted text are written raw and left alone.
-_PROSE_ENTITIES = (("&lt;", "<"), ("&gt;", ">"), ("&amp;", "&"))
-
-
-def _decode(text: str) -> str:
-    if "&" not in text:
-        return text
-    for entity, char in _PROSE_ENTITIES:
-        text = text.replace(entity, char)
-    return text
 
 
 def _text(text: str, style: Mapping[str, Any] | None = None) -> Inline:
@@ -42,30 +30,26 @@ def _text(text: str, style: Mapping[str, Any] | None = None) -> Inline:
     return item
 
 
-def _inline(elements: Sequence[Any], *, decode: bool) -> Iterator[Inline]:
+def _inline(elements: Sequence[Any]) -> Iterator[Inline]:
+    """Copies of the inline elements. The converter writes rich_text text as characters
+    (Slack shows it literally), so task cards take it as it is; chunks escape it later."""
     for element in elements:
-        if not isinstance(element, Mapping):
-            continue
-        item = dict(element)
-        if item.get("type") == "text" and decode:
-            item["text"] = _decode(str(item.get("text", "")))
-        yield item
+        if isinstance(element, Mapping):
+            yield dict(element)
 
 
 def _rich_text_parts(block: Mapping[str, Any]) -> Iterator[list[Inline]]:
     """One list of inline elements per paragraph-like element of a rich_text block."""
     for element in block.get("elements", ()):
         kind = element.get("type")
-        if kind in ("rich_text_section", "rich_text_quote"):
-            yield list(_inline(element.get("elements", ()), decode=True))
-        elif kind == "rich_text_preformatted":
-            yield list(_inline(element.get("elements", ()), decode=False))
+        if kind in ("rich_text_section", "rich_text_quote") or kind == "rich_text_preformatted":
+            yield list(_inline(element.get("elements", ())))
         elif kind == "rich_text_list":
             ordered = element.get("style") == "ordered"
             start = int(element.get("offset", 0))
             for n, item in enumerate(element.get("elements", ()), start + 1):
                 marker = f"{n}. " if ordered else "• "
-                yield [_text(marker), *_inline(item.get("elements", ()), decode=True)]
+                yield [_text(marker), *_inline(item.get("elements", ()))]
 
 
 def _cell_text(cell: Mapping[str, Any]) -> list[Inline]:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from ..blocks.limits import TEXT_FALLBACK_MAX_CHARS
 from ..exceptions import BlockDecodeError
+from .escape import escape_text
 
 __all__ = ["derive_text_fallback"]
 
@@ -166,57 +167,78 @@ def _text_of(obj: Any) -> str:
     return ""
 
 
-def _extract(block: Mapping[str, Any]) -> str:
+def _unchanged(text: str) -> str:
+    return text
+
+
+def _escape_markup(text: str) -> str:
+    """Escape stripped mrkdwn/Markdown text: it already carries entities for what it shows
+    as ``&``, ``<`` and ``>``, so only a bare ``&`` and a ``<``/``>`` left are escaped."""
+    if "&" in text:
+        text = _BARE_AMP.sub("&amp;", text)
+    return text.replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _extract(
+    block: Mapping[str, Any], raw: Callable[[str], str], markup: Callable[[str], str]
+) -> str:
+    """One block's visible text in notification form. Text Slack shows as written (header
+    and plain_text, rich_text elements, alt text) goes through ``raw``; mrkdwn and Markdown
+    text, stripped of its markup, goes through ``markup``."""
     kind = block.get("type")
     if kind == "header":
-        return _text_of(block.get("text"))
+        return raw(_text_of(block.get("text")))
     if kind == "section":
-        return _strip_bounded(_text_of(block.get("text")))
+        obj = block.get("text")
+        text = _text_of(obj)
+        if isinstance(obj, Mapping) and obj.get("type") == "plain_text":
+            return raw(text)
+        return markup(_strip_bounded(text))
     if kind == "markdown":
-        text = block.get("text")
-        return _strip_bounded(text) if isinstance(text, str) else ""
+        source = block.get("text")
+        return markup(_strip_bounded(source)) if isinstance(source, str) else ""
     if kind == "rich_text":
-        return _rich_text(block)
+        return raw(_rich_text(block))
     if kind == "context":
         elements = block.get("elements")
         if not isinstance(elements, list):
             return ""
         parts = [
-            _strip_markup(el["text"]) for el in elements
+            raw(el["text"]) if el.get("type") == "plain_text"
+            else markup(_strip_markup(el["text"]))
+            for el in elements
             if isinstance(el, Mapping) and el.get("type") != "image"
             and isinstance(el.get("text"), str)
         ]
         return " ".join(parts)
     if kind == "image":
         alt = block.get("alt_text")
-        return f"[image: {alt}]" if isinstance(alt, str) and alt else "[image]"
+        return f"[image: {raw(alt)}]" if isinstance(alt, str) and alt else "[image]"
     if kind == "table":
         return "[table]"
     return ""
-
-
-def _escape(text: str) -> str:
-    if "&" in text:
-        text = _BARE_AMP.sub("&amp;", text)
-    return text.replace("<", "&lt;").replace(">", "&gt;")
 
 
 def derive_text_fallback(blocks: Sequence[Any], *, allow_broadcasts: bool = False) -> str:
     """Return a short plain string (≤150 code points) summarising ``blocks`` for ``text=``.
 
     Headers win (collection stops after the first header); link and emphasis markup is
-    removed; ``<``, ``>`` and bare ``&`` are escaped unless ``allow_broadcasts`` so the
-    notification text can never broadcast or ping. Malformed entries inside the list are
-    skipped; a ``blocks`` that is not a list (or tuple) raises ``BlockDecodeError``.
+    removed; unless ``allow_broadcasts``, ``&``, ``<`` and ``>`` come out as entities so the
+    notification text can never broadcast or ping: every one in text Slack shows as
+    written (rich_text, plain_text, alt text), and in mrkdwn/Markdown text (which already
+    carries entities) a bare ``&`` and any ``<`` or ``>`` left after its markup is removed.
+    Malformed entries inside the list are skipped; a ``blocks`` that is not a list (or
+    tuple) raises ``BlockDecodeError``.
     """
     if not isinstance(blocks, (list, tuple)):
         raise BlockDecodeError(f"blocks: expected a list, not {type(blocks).__name__}")
+    raw, markup = (_unchanged, _unchanged) if allow_broadcasts else (escape_text, _escape_markup)
     collected: list[str] = []
     size = 0
     for block in blocks:
         if not isinstance(block, Mapping):
             continue
-        text = _extract(block)
+        text = _extract(block, raw, markup)
         if not text:
             continue
         collected.append(text)
@@ -228,8 +250,6 @@ def derive_text_fallback(blocks: Sequence[Any], *, allow_broadcasts: bool = Fals
     if not collected:
         return ""
     text = _collapse_ws(_JOIN.join(collected)).strip()
-    if not allow_broadcasts:
-        text = _escape(text)
     if len(text) > TEXT_FALLBACK_MAX_CHARS:
         cut = TEXT_FALLBACK_MAX_CHARS - 1
         # Never cut an entity in half: back up to before its `&`.

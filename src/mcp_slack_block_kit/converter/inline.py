@@ -1,10 +1,14 @@
-"""Inline walk → rich_text section elements (§7.1): styles, links, mentions, emoji, escaping."""
+"""Inline walk → rich_text section elements: styles, links, mentions, emoji.
+
+Text elements carry the characters themselves (``R&D``, ``a < b``), never entities: Slack
+shows rich_text text literally, and a mention or broadcast exists there only as a typed
+element, which this walk creates only from ``mention_map`` or ``preserve_mention_tokens``.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .escape import escape_text
 from .mentions import (
     EMOJI_RE,
     HANDLE_RE,
@@ -30,7 +34,7 @@ from .parse import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Mapping
 
     from .options import Options
 
@@ -66,17 +70,15 @@ def _text_element(text: str, mask: int) -> Element:
 class InlineRenderer:
     """Renders inline nodes to rich_text elements for one ``Options`` (configured once)."""
 
-    __slots__ = ("_escape", "_map", "_preserve", "_raw", "_simple", "_titles")
+    __slots__ = ("_map", "_preserve", "_simple", "_titles")
 
     def __init__(self, options: Options, keep_titles: bool = False) -> None:
         """``keep_titles`` (package-internal, for ``to_messages``): a link with a title is
         followed by `` (title)`` text in the link's style, an inline image's title follows
-        its alt text; both are then treated like any text (escaping, emoji, mentions)."""
+        its alt text; both are then treated like any text (emoji, mentions)."""
         self._titles = keep_titles
         self._map: Mapping[str, str] | None = options.mention_map or None
         self._preserve = options.preserve_mention_tokens
-        self._raw = options.allow_broadcasts
-        self._escape: Callable[[str], str] = (lambda s: s) if self._raw else escape_text
         self._simple = self._map is None and not self._preserve
 
     def render(self, nodes: list[Node]) -> list[Element]:
@@ -90,14 +92,11 @@ class InlineRenderer:
                 if not text:
                     return []
                 if self._simple and ":" not in text:
-                    if not self._raw and ("&" in text or "<" in text or ">" in text):
-                        text = escape_text(text)
                     return [{"type": "text", "text": text}]
                 single: list[Element] = []
                 self._emit(text, 0, single)
                 return single
         simple = self._simple
-        raw = self._raw
         runs: list[_Run | Element] = []
         self._walk(nodes, 0, runs)
         out: list[Element] = []
@@ -108,9 +107,7 @@ class InlineRenderer:
             pieces, mask = run
             text = pieces[0] if len(pieces) == 1 else "".join(pieces)
             if mask & _CODE or (simple and ":" not in text):
-                # Only escaping applies ([D9] for code; nothing else can match otherwise).
-                if not raw and ("&" in text or "<" in text or ">" in text):
-                    text = escape_text(text)
+                # Literal text: code is never split, and nothing else can match here.
                 element: Element = {"type": "text", "text": text}
                 style = _STYLES[mask]
                 if style:
@@ -166,14 +163,14 @@ class InlineRenderer:
 
     def _emit(self, text: str, mask: int, out: list[Element]) -> None:
         """Post-process one text run (§7.1 steps 1-4) and append its elements."""
-        if mask & _CODE:  # [D9]: code is literal; only escaping applies
-            out.append(_text_element(self._escape(text), mask))
+        if mask & _CODE:  # code is literal: no emoji, no mentions
+            out.append(_text_element(text, mask))
             return
         if self._simple:
             if ":" in text and EMOJI_RE.search(text) is not None:
                 self._emoji(text, mask, out)
             else:
-                out.append(_text_element(self._escape(text), mask))
+                out.append(_text_element(text, mask))
             return
         pieces: list[str | Element] = [text]
         if self._map is not None and "@" in text:
@@ -185,7 +182,7 @@ class InlineRenderer:
                 if ":" in piece:
                     self._emoji(piece, mask, out)
                 elif piece:
-                    out.append(_text_element(self._escape(piece), mask))
+                    out.append(_text_element(piece, mask))
             else:
                 out.append(piece)  # type: ignore[arg-type]
 
@@ -225,9 +222,9 @@ class InlineRenderer:
         pos = 0
         for match in EMOJI_RE.finditer(text):
             if match.start() > pos:
-                out.append(_text_element(self._escape(text[pos : match.start()]), mask))
+                out.append(_text_element(text[pos : match.start()], mask))
             out.append({"type": "emoji", "name": match.group(1)})
             pos = match.end()
         if pos < len(text):
-            out.append(_text_element(self._escape(text[pos:]), mask))
+            out.append(_text_element(text[pos:], mask))
 

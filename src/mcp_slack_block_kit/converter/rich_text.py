@@ -123,6 +123,7 @@ class _Walker:
         self._inline = InlineRenderer(options, keep_titles).render
         # A lone text run renders as itself: no mention map or kept tokens to resolve.
         self._plain_cells = not options.mention_map and not options.preserve_mention_tokens
+        # Only the mrkdwn heading sections are escaped: rich_text text goes out as written.
         self._escape: Callable[[str], str] = policy_escaper(options)
         self._current: list[Element] = []  # elements of the list block being built
         self._handlers: dict[str, Callable[[Node], None]] = {
@@ -162,7 +163,7 @@ class _Walker:
         if handler is not None:
             handler(node)
             return
-        text = self._escape(plain_text(node, self._titles))
+        text = plain_text(node, self._titles)
         if text:
             self._emit_rich([_section([{"type": "text", "text": text}])])
 
@@ -258,7 +259,7 @@ class _Walker:
                 self._append_plain(child, pending)
 
     def _append_plain(self, node: Node, pending: list[Element]) -> None:
-        text = self._escape(plain_text(node, self._titles))
+        text = plain_text(node, self._titles)
         if text:
             _join(pending, [{"type": "text", "text": text}])
 
@@ -344,7 +345,7 @@ class _Walker:
             if kind is PARAGRAPH or kind is HEADING:
                 _join(elements, self._inline(child.children))
             else:
-                text = self._escape(plain_text(child, self._titles))
+                text = plain_text(child, self._titles)
                 if text:
                     _join(elements, [{"type": "text", "text": text}])
         checked = item.checked if isinstance(item, Item) else None
@@ -384,8 +385,8 @@ def table_blocks(
 
     At most 20 columns (the header's width; short rows padded, C7) and 100 rows per block,
     the header repeated at the top of each. ``inline`` renders a cell's inline nodes;
-    ``plain_cells`` says that a lone text run with nothing to escape renders as itself
-    (no mention map, no kept tokens), so such cells skip it.
+    ``plain_cells`` says that a lone text run with no emoji renders as itself (no mention
+    map, no kept tokens), so such cells skip it. Cell text is raw, like all rich_text.
     """
     rows = node.children
     head = rows[0] if rows and rows[0].kind is TABLE_HEAD else None
@@ -416,22 +417,20 @@ def _row(
     for cell in row.children[:width]:
         kids = cell.children
         if plain_cells and len(kids) == 1:
-            # Most cells are one short text run with nothing to escape, split or resolve:
+            # Most cells are one short text run with nothing to split or resolve:
             # build it here (tables are the bulk of long documents).
             only = kids[0]
             if only.kind is TEXT or only.kind is HTML:
                 text: str = only.text  # type: ignore[attr-defined]
-                if text and ":" not in text and "&" not in text and "<" not in text and (
-                    ">" not in text
-                ):
+                if text and ":" not in text:
                     cells.append({"type": "rich_text", "elements": [{
                         "type": "rich_text_section",
                         "elements": [{"type": "text", "text": text}],
                     }]})
                     continue
-            elif only.kind is CODE:  # a lone code span: literal, only escaping applies
+            elif only.kind is CODE:  # a lone code span: literal
                 text = only.text  # type: ignore[attr-defined]
-                if text and "&" not in text and "<" not in text and ">" not in text:
+                if text:
                     cells.append({"type": "rich_text", "elements": [{
                         "type": "rich_text_section",
                         "elements": [{"type": "text", "text": text, "style": {"code": True}}],

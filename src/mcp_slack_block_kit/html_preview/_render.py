@@ -153,7 +153,8 @@ def _cell(cell: object) -> str:
     for key in ("text", "value", "number"):
         value = cell.get(key)
         if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-            return esc(slack_unescape(value)) if isinstance(value, str) else esc(number_text(value))
+            # raw_text cells, like rich_text, are shown as written (no entity decoding).
+            return esc(value) if isinstance(value, str) else esc(number_text(value))
     return f'<span class="sbk-unknown-inline">{esc(str(kind))}</span>'
 
 

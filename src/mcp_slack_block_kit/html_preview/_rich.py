@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from ._dates import format_date
-from ._html import emoji_html, esc, link_html, slack_unescape, text_with_emoji
+from ._html import emoji_html, esc, link_html, text_with_emoji
 from ._mrkdwn import mention_pill
 
 __all__ = ["render_inline", "render_rich_elements"]
@@ -34,7 +34,7 @@ def _text(el: dict[str, Any]) -> str:
     text = el.get("text")
     if not isinstance(text, str):
         return ""
-    text = slack_unescape(text)
+    # Slack shows rich_text text as written: `&amp;` in a text element reads `&amp;`.
     style = el.get("style")
     is_code = isinstance(style, dict) and style.get("code") is True
     return _style_wrap(esc(text) if is_code else text_with_emoji(text), style)
@@ -149,7 +149,7 @@ def _preformatted(el: dict[str, Any]) -> str:
         if item.get("type") == "link":
             parts.append(_link(item))
         elif isinstance(item.get("text"), str):
-            parts.append(esc(slack_unescape(item["text"])))
+            parts.append(esc(item["text"]))
     return f'<pre class="sbk-pre">{label}{"".join(parts)}</pre>'
 
 
