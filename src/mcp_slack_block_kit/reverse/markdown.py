@@ -156,7 +156,7 @@ class _Writer:
         """One inline element without its emphasis (``inline_text`` adds the delimiters)."""
         type_ = el["type"]
         if type_ == "text":
-            text = decode_entities(_s(el.get("text")))
+            text = _s(el.get("text"))  # rich_text carries characters, never entities
             style = el.get("style")
             if text and isinstance(style, dict) and style.get("code") is True:
                 return code_span(text)
@@ -251,7 +251,7 @@ class _Writer:
     def _raw_edges(self, el: Mapping[str, Any]) -> str:
         """The first and last character an element writes (to choose ``_`` or ``*``)."""
         if el["type"] == "text":
-            text = decode_entities(_s(el.get("text")))
+            text = _s(el.get("text"))
             style = el.get("style")
             if isinstance(style, dict) and style.get("code") is True:
                 return "``"
