@@ -173,3 +173,12 @@ def test_paragraphs_holding_filters_paragraphs(text: str, char: str) -> None:
     lines = classify(text)
     expected = [(a, b) for a, b in paragraphs(lines) if any(char in ln.text for ln in lines[a:b])]
     assert paragraphs_holding(lines, char) == expected
+
+
+def test_a_delimiter_row_with_another_cell_count_starts_no_table() -> None:
+    """GFM needs as many delimiter cells as header cells: ``| a | b |`` over ``---`` is a
+    setext heading, so the indented line after it is code, not a table row (found by the
+    CommonMark-oracle property test: R8 and C6 rewrote that code)."""
+    kinds = [ln.kind for ln in classify("| a | b |\n---\n    i<br>j")]
+    assert Kind.TABLE not in kinds
+    assert [ln.kind for ln in classify("| a | b |\n|---|---|\n| 1 | 2 |")] == [Kind.TABLE] * 3

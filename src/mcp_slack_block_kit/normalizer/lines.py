@@ -298,6 +298,20 @@ def is_blank(text: str) -> bool:
     return not text.strip()
 
 
+_UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
+
+
+def _cell_count(text: str) -> int:
+    """How many cells a table row has (unescaped pipes, outer ones not counted)."""
+    row = text.strip()
+    pipes = len(_UNESCAPED_PIPE.findall(row))
+    if row.startswith("|"):
+        pipes -= 1
+    if len(row) > 1 and row.endswith("|") and not row.endswith("\\|"):
+        pipes -= 1
+    return pipes + 1
+
+
 def delimiter_row(text: str) -> bool:
     """True when ``text`` is a GFM table delimiter row such as ``| :--- | ---: |``."""
     return "---" in text and _DELIMITER_ROW.match(text) is not None
@@ -659,6 +673,9 @@ def classify(text: str) -> list[Line]:
             and ("|" in line or "|" in texts[i - 1])
             and _DELIMITER_ROW.match(line) is not None
             and _BLOCK_START.match(texts[i - 1]) is None  # ``- a | b`` is a list item
+            # GFM: a header row and its delimiter row have as many cells (``| a | b |``
+            # over ``---`` is a setext heading, not a table).
+            and _cell_count(line) == _cell_count(texts[i - 1])
         ):
             kinds[i - 1] = TABLE
             kinds[i] = TABLE
