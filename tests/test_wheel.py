@@ -86,14 +86,17 @@ def test_installed_script_version(installed: tuple[Path, Path, Path]) -> None:
 
 def test_installed_script_converts(installed: tuple[Path, Path, Path]) -> None:
     """One conversion through the installed script, from the venv's own copy of the package
-    (not this checkout), with the broadcast escaped."""
+    (not this checkout), with the broadcast harmless: plain text in rich_text (Slack shows
+    rich_text literally), never a broadcast element."""
     _, env_dir, work = installed
     done = _run([str(env_dir / BIN / "mcp-slack-block-kit"), "convert", "--mode", "rich_text"],
                 cwd=work, stdin="# Release notes\n\nShipped **v2** for <!channel>\n")
     out = json.loads(done.stdout)
     assert [b["type"] for b in out["blocks"]] == ["header", "rich_text"]
     assert out["text_fallback"].startswith("Release notes")
-    assert "<!channel>" not in done.stdout
+    assert "broadcast" not in done.stdout
+    assert out["blocks"][1]["elements"][0]["elements"][-1] == {"type": "text",
+                                                               "text": " for <!channel>"}
     where = _run([str(env_dir / BIN / "python"), "-c",
                   "import mcp_slack_block_kit, sys; print(mcp_slack_block_kit.__file__); "
                   "print(sys.prefix)"], cwd=work).stdout.split("\n")

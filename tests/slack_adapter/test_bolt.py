@@ -140,9 +140,11 @@ def test_example_app_runs_offline(say_stream_recipe: bool) -> None:
     states = example.run_offline(say_stream_recipe=say_stream_recipe)
     assert len(states) >= 2
     assert "Deploy status" in states[-1] and "review" in states[-1]
-    for state in states:
+    # With final_blocks the last state is the native-block version: its rich_text shows
+    # `<!here>` as plain text (the adapter tests check those blocks by surface).
+    for state in states if say_stream_recipe else states[:-1]:
         assert raw_mentions(state) == []
-    if not say_stream_recipe:  # final_blocks: the last state is the native-block version
+    if not say_stream_recipe:
         assert "| :--- |" in states[-1]
 
 
