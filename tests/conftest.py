@@ -18,7 +18,17 @@ settings.register_profile(
     derandomize=True,
     print_blob=True,
 )
-settings.load_profile("ci" if os.environ.get("CI") else "default")
+# CI's runs on the other supported Pythons: the same tests with fewer generated examples
+# (the full run on the main interpreter keeps the full counts).
+settings.register_profile(
+    "ci-quick",
+    parent=settings.get_profile("ci"),
+    max_examples=10,
+)
+if os.environ.get("SBK_HYPOTHESIS_PROFILE") == "ci-quick":
+    settings.load_profile("ci-quick")
+else:
+    settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
