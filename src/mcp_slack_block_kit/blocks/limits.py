@@ -22,6 +22,8 @@ MAX_HEADER_TEXT_CHARS: Final = 150
 MAX_MARKDOWN_BLOCK_SUM: Final = 12000  # sum over all `markdown` blocks of one payload
 MAX_MARKDOWN_TOTAL: Final = MAX_MARKDOWN_BLOCK_SUM
 MAX_MESSAGE_TEXT_CHARS: Final = 12000  # text budget of one to_messages message (chosen)
+# `markdown_text` of chat.postMessage / chat.update and of each streaming call (Slack docs).
+MAX_MARKDOWN_TEXT_CHARS: Final = 12000
 
 # Identifiers.
 MAX_BLOCK_ID_CHARS: Final = 255

@@ -15,14 +15,14 @@ from collections.abc import AsyncIterable, AsyncIterator, Iterable, Mapping, Seq
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..blocks.limits import TASK_DISPLAY_MODES
+from ..blocks.limits import MAX_MARKDOWN_TEXT_CHARS, TASK_DISPLAY_MODES
 from ..exceptions import InvalidOptionsError, SlackPostError
 from ._session import ApiCall, ApiReply, Plan, StreamResult, _Session
 
 __all__ = ["apost_streaming_updates", "astream_to_slack", "post_streaming_updates",
            "stream_to_slack"]
 
-DEFAULT_MAX_MESSAGE_CHARS = 12_000
+DEFAULT_MAX_MESSAGE_CHARS = MAX_MARKDOWN_TEXT_CHARS
 _RATE_LIMITED = frozenset({"ratelimited", "rate_limited"})
 _STEP_CHUNKS = frozenset({"plan_update", "task_update"})
 # What the iterable of a reply yields: text deltas, and lists of agent-step chunks.

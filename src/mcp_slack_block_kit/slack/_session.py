@@ -13,13 +13,13 @@ from collections.abc import Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from ..blocks.limits import MAX_MARKDOWN_TEXT_CHARS
+from ..blocks.limits import TEXT_FALLBACK_MAX_CHARS as MAX_FALLBACK_CHARS
 from ..exceptions import SlackPostError
 
 __all__ = ["ApiCall", "ApiReply", "Plan", "PostedMessage", "StreamResult"]
 
 # Slack's per-call caps this module relies on.
-MAX_MARKDOWN_TEXT_CHARS = 12_000  # markdown_text on the streaming methods and chat.update
-MAX_FALLBACK_CHARS = 150  # the notification text sent alongside upgraded blocks
 MIN_PIECE_CHARS = 64  # below this, a refused piece is not cut again: the call fails
 MAX_REPLY_MESSAGES = 500  # Slack messages one reply may take (500 x 12,000 characters)
 

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from ..blocks.limits import MAX_MARKDOWN_TEXT_CHARS
 from ..converter.options import Options
 from ..converter.slack_urls import rewrite_slack_url_forms
 from ..exceptions import InvalidOptionsError, StreamClosedError
@@ -31,7 +32,7 @@ __all__ = [
     "StreamEvent",
 ]
 
-DEFAULT_MAX_MESSAGE_CHARS = 12_000
+DEFAULT_MAX_MESSAGE_CHARS = MAX_MARKDOWN_TEXT_CHARS
 """Slack's cap on the text of one streamed message (chat.appendStream)."""
 MIN_MESSAGE_CHARS = 256
 """The smallest ``max_message_chars``: room for a reopened fence and some text."""

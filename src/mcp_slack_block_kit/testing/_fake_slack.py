@@ -54,6 +54,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Final
 from urllib.parse import parse_qsl, urlsplit
 
+from ..blocks.limits import MAX_MARKDOWN_TEXT_CHARS
+
 __all__ = ["FakeCall", "FakeMessage", "FakeSlack", "Snapshot"]
 
 LOOPBACK: Final = "127.0.0.1"
@@ -65,7 +67,6 @@ DEFAULT_BOT_USER: Final = "U0FAKEBOT1"
 DEFAULT_BOT_ID: Final = "B0FAKEBOT1"
 
 # Slack's documented field limits (characters).
-MAX_MARKDOWN_TEXT_CHARS: Final = 12_000   # markdown_text on every method that takes it
 MAX_POST_TEXT_CHARS: Final = 40_000       # chat.postMessage text
 MAX_UPDATE_TEXT_CHARS: Final = 4_000      # chat.update text
 MAX_BLOCKS: Final = 50                    # blocks in a message
