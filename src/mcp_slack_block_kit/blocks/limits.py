@@ -48,6 +48,21 @@ MAX_LIST_INDENT: Final = 8
 # Tables (one per message).
 MAX_TABLE_ROWS: Final = 100
 MAX_TABLE_COLUMNS: Final = 20
+MAX_TABLES_PER_MESSAGE: Final = 1  # a second table gives invalid_attachments
+
+# chat.update's `text` (Slack docs); its `markdown_text` is MAX_MARKDOWN_TEXT_CHARS.
+MAX_UPDATE_TEXT_CHARS: Final = 4000
+
+# Reported, not documented: measured by users who hit them (see docs/limits.md). Advisory:
+# validate reports them as warnings; to_messages keeps every message inside them.
+# About 13,200 characters of markdown-block text in one message fail with
+# msg_blocks_too_long although the docs say 12,000 (we keep the documented 12,000).
+REPORTED_MARKDOWN_BLOCK_SUM_FAILS: Final = 13200
+# Slack expands a `markdown` block into one rendered block per top-level Markdown block
+# (paragraph, heading, list, quote, code block, table, rule), and those count toward the
+# 50-block cap (invalid_blocks with fewer than 50 blocks sent): count them that way.
+# A table holds roughly 10,000 characters across its cells.
+REPORTED_MAX_TABLE_CELL_CHARS: Final = 10000
 
 # Converter input bounds.
 DEFAULT_MAX_INPUT_BYTES: Final = 262144  # 256 KiB
