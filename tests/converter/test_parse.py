@@ -1,4 +1,4 @@
-"""The parser module: node model, source ranges, depth limit, bullet rescue, raw HTML (§6)."""
+"""The parser: node kinds and attributes, source ranges, depth limit, raw HTML, facts."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def source(doc: nd.Document, node: nd.Node) -> str:
 
 
 def test_only_parse_module_imports_pyromark() -> None:
-    """§6.0: exactly one converter module talks to pyromark, so the parser stays replaceable."""
+    """Exactly one converter module talks to pyromark, so the parser stays replaceable."""
     importers = []
     for path in sorted(SRC.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -96,7 +96,7 @@ def test_task_markers_become_item_state() -> None:
 
 
 def test_text_is_decoded_but_ranges_give_the_source_form() -> None:
-    """[D6]: TEXT holds decoded text; slicing ``source_bytes`` gives escapes/entities as written."""
+    """TEXT holds decoded text; slicing ``source_bytes`` gives escapes/entities as written."""
     doc = p.parse("é 20\\~25 &amp; x", OPTS)
     (par,) = doc.children
     (text,) = par.children
@@ -133,7 +133,7 @@ def test_links_images_and_autolinks() -> None:
     "[x](<java\tscript:alert(1)>)",
 ])
 def test_refused_destinations_become_refused_nodes(markdown: str) -> None:
-    """[D25]: the label survives as a REFUSED container; no node carries the URL."""
+    """A refused destination: the label survives as a REFUSED container; no node carries the URL."""
     doc = p.parse(markdown, OPTS)
     found = [n.kind for n in nd.iter_nodes(doc)]
     assert "refused" in found and "link" not in found and "image" not in found
@@ -162,7 +162,7 @@ def test_no_linkify_inside_links_code_or_alt_text() -> None:
     assert urls == ["https://b.com", "https://e.com/i.png"]
 
 
-# -- §6.4 depth -----------------------------------------------------------
+# -- depth ----------------------------------------------------------------
 
 
 def test_deep_quotes_are_rejected() -> None:
@@ -190,51 +190,6 @@ def test_depth_limit_is_configurable() -> None:
     assert p.parse(markdown, Options(max_nesting_depth=8)).depth == 8
     with pytest.raises(InputTooDeeplyNestedError):
         p.parse(markdown, Options(max_nesting_depth=7))
-
-
-# -- §6.3 bullet rescue -----------------------------------------------------
-
-
-@pytest.mark.parametrize(("markdown", "items"), [
-    ("★ first\n★ second", ["first", "second"]),
-    ("Here are the items:\n▶ alpha\n▶ beta", ["alpha", "beta"]),
-    ("→ a\n→ b\n→ c", ["a", "b", "c"]),
-    ("✔\tdone\n✔\ttoo", ["done", "too"]),
-    ("   ★ a\n★ b", ["a", "b"]),
-])
-def test_bullet_rescue(markdown: str, items: list[str]) -> None:
-    doc = p.parse(markdown, OPTS)
-    lists = [n for n in doc.children if isinstance(n, nd.ListNode)]
-    assert len(lists) == 1 and not lists[0].ordered and lists[0].tight
-    assert [nd.plain_text(i) for i in lists[0].children] == items
-
-
-@pytest.mark.parametrize("markdown", [
-    "★ a lone decorative line",
-    "— Albert Einstein\n— Someone Else",  # Pd
-    "« a\n« b",  # Pi
-    "$ a\n$ b",  # ASCII
-    "€ 5\n€ 6",  # Sc
-    "★ a\n☆ b",  # glyph changed
-    "★ a\n★ b\nplain end",
-    "★a\n★b",  # no space after the glyph
-    "é a\né b",  # a letter
-])
-def test_no_bullet_rescue(markdown: str) -> None:
-    assert "list" not in kinds(markdown)
-
-
-def test_rescue_keeps_lead_in_and_item_ranges() -> None:
-    doc = p.parse("Items:\n★ **a** b\n★ c", OPTS)
-    par, lst = doc.children
-    assert nd.plain_text(par) == "Items:"
-    first = lst.children[0]
-    assert nd.plain_text(first) == "a b" and source(doc, first.children[0]) == "**a** b"
-
-
-def test_rescue_needs_relative_indent_below_four() -> None:
-    """A continuation line indented four or more columns past the paragraph is not a bullet."""
-    assert "list" not in kinds("text\n★ a\n    ★ b")
 
 
 # -- raw HTML ---------------------------------------------------------------
@@ -313,13 +268,6 @@ def test_tables_can_be_disabled() -> None:
     assert "table" not in [k for _, k, _ in tree(markdown, Options(enable_tables=False))]
 
 
-def test_plain_text_and_iter_nodes() -> None:
-    doc = p.parse("a **b** `c` [d *e*](u) ![f](g)\nh", OPTS)
-    assert nd.plain_text(doc) == "a b c d e f h"
-    assert next(nd.iter_nodes(doc)) is doc
-    assert len(list(nd.iter_nodes(doc))) == sum(1 for _ in nd.iter_nodes(doc))
-
-
 def test_empty_input() -> None:
     doc = p.parse("", OPTS)
     assert doc.children == [] and doc.source_bytes == b"" and doc.depth == 1
@@ -334,18 +282,11 @@ def test_lone_surrogates_become_replacement_characters() -> None:
 
 
 def test_refused_autolink_drops_its_label() -> None:
-    """[D25]: an autolink's label is its URL, so a refused one keeps nothing at all."""
+    """An autolink's label is its URL, so a refused one keeps nothing at all."""
     doc = p.parse("<javascript:alert(1)> x [javascript:y](javascript:y)", OPTS)
     refused = [n for n in nd.iter_nodes(doc) if n.kind == "refused"]
     assert [nd.plain_text(n) for n in refused] == ["", "javascript:y"]
     assert nd.plain_text(doc) == " x javascript:y"
-
-
-def test_plain_text_separates_blocks() -> None:
-    (quote,) = p.parse("> one\n>\n> two\n> - three", OPTS).children
-    assert nd.plain_text(quote) == "one two three"
-    (table,) = p.parse("| a | b |\n|---|---|\n| c | d |", OPTS).children
-    assert nd.plain_text(table) == "a b c d"
 
 
 @pytest.mark.parametrize("markdown", [
@@ -375,7 +316,7 @@ def test_many_links_in_one_run_parse_in_linear_time(markdown: str) -> None:
 ])
 def test_a_run_that_starts_with_an_escape_includes_the_backslash(
         markdown: str, sources: list[str]) -> None:
-    """pulldown-cmark starts such a run after the backslash; the node's range does not ([D6])."""
+    """pulldown-cmark starts such a run after the backslash; the node's range does not."""
     doc = p.parse(markdown, OPTS)
     assert [source(doc, n) for n in nd.iter_nodes(doc) if n.kind == "text"] == sources
 

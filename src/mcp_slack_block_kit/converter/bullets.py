@@ -1,8 +1,10 @@
-"""The Unicode-bullet list rescue (§6.3).
+"""The Unicode-bullet list rescue.
 
 A paragraph whose trailing lines all start with the same non-ASCII glyph (category
 Po, So or Sm) followed by a space or TAB becomes a paragraph of the lead-in lines plus a
-tight bullet list.
+tight bullet list. The normalizer's C11 repair already turns the fifteen unambiguous glyphs
+(``•`` and the like) into ``-`` items; this catches the rest (``★``, ``→``, ``✔``), which
+also start ordinary sentences, so it needs two or more agreeing lines.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ def _column(src: bytes, pos: int) -> int:
 
 
 def _bullet_glyph(line: list[Node], src: bytes, base_col: int) -> str | None:
-    """Return the glyph if ``line`` is a bullet line (§6.3), else None."""
+    """Return the glyph if ``line`` is a bullet line, else None."""
     first = line[0]
     if first.kind is not TEXT:
         return None

@@ -7,8 +7,9 @@ Node model
 
 Every node is a ``Node`` (``__slots__``): ``kind`` (one of the string constants
 below, compare with ``is`` or ``==``), ``start``/``end`` (UTF-8 byte range in
-``Document.source_bytes``; slice it for the *source form* of a node, [D6]) and
-``children`` (a list of nodes; TEXT/CODE/HTML leaves share an empty tuple, so
+``Document.source_bytes``; slice it for the *source form* of a node: the text as
+written, escapes and entities included, which the markdown-block emitter copies)
+and ``children`` (a list of nodes; TEXT/CODE/HTML leaves share an empty tuple, so
 treat ``children`` as read-only). Zero-width ranges mark nodes with no source of
 their own (a soft break that joins an HTML line to its paragraph). Kind-specific
 attributes live on subclasses:
@@ -16,11 +17,12 @@ attributes live on subclasses:
 ==============  ==========  =================================================
 kind            class       attributes / children
 ==============  ==========  =================================================
-DOCUMENT        Document    ``source`` (str), ``source_bytes``, ``depth`` (§6.4
-                            tree depth), ``has_image``
+DOCUMENT        Document    ``source`` (str), ``source_bytes``, ``depth`` (tree
+                            depth, see ``parse``), ``has_image``
                             (a non-refused image anywhere), ``table_overflow``
                             (a table with >100 rows or >20 columns),
-                            ``patterns`` (frozenset of the §9.2 pattern names),
+                            ``patterns`` (frozenset of the nesting pattern
+                            names auto mode reports, ``warnings``),
                             ``refusals`` (the distinct ``(kind, reason)`` of
                             refused destinations, ``kind`` "link" or "image",
                             in document order); children = blocks
@@ -297,7 +299,7 @@ def plain_text(node: Node, titles: bool = False) -> str:
 
     Nested blocks (a quote's paragraphs, list items, table cells) are separated by one space.
     With ``titles``, each link or image below ``node`` with a non-empty title is followed by
-    `` (title)`` (``to_messages`` keeps titles, validation spec §3.1).
+    `` (title)`` (``to_messages`` keeps titles: the fallback text would lose them).
     """
     if isinstance(node, (Text, CodeBlock)):
         return node.text

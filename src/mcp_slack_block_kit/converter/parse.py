@@ -12,16 +12,16 @@ Raw HTML blocks
 pulldown-cmark has no switch to turn HTML off, and a line that starts with
 ``<!channel>`` or ``<div>`` opens an HTML block that would swallow the rest of
 the line (and, for ``<div>``, everything up to the next blank line) as raw HTML.
-The spec wants HTML off (§6.1: such text is literal and the Markdown around it is
-still Markdown), so an HTML block's lines are parsed again with the ``<`` that
+HTML is off here (Slack renders none: such text is literal and the Markdown around it
+is still Markdown), so an HTML block's lines are parsed again with the ``<`` that
 opened HTML at each line start replaced by a placeholder, which is turned back
 into ``<`` in the resulting text. ``<!channel> deploy **now**`` therefore gives
 the literal text ``<!channel> deploy `` and bold ``now``; an HTML block that
 interrupted a paragraph is joined back into it with a soft break. A second level
 of HTML blocks inside that re-parse (``- <div>``) is kept as literal lines.
 
-Also here: the depth limit (§6.4) and bare-URL linkify (§6.1, never inside links,
-images or code); the Unicode-bullet list rescue (§6.3) is in ``bullets``.
+Also here: the depth limit and bare-URL linkify (never inside links, images or
+code); the Unicode-bullet list rescue is in ``bullets``.
 """
 
 from __future__ import annotations
@@ -142,8 +142,8 @@ def parse(markdown: str, options: Options) -> Document:
     """Parse ``markdown`` into a ``Document`` tree.
 
     Raises ``InputTooDeeplyNestedError`` when the tree is deeper than
-    ``options.max_nesting_depth`` (§6.4: the root counts 1, every block or inline
-    container 1, and the leaf level 1). Lone surrogates (which UTF-8 cannot hold) are
+    ``options.max_nesting_depth`` (the root counts 1, every block or inline container
+    1, and the leaf level 1). Lone surrogates (which UTF-8 cannot hold) are
     replaced by U+FFFD first; ``Document.source`` is the text actually parsed.
     """
     try:
@@ -266,7 +266,7 @@ def _build(
                 start = rng["start"]
                 if start and src[start - 1] == 92 and text[:1] == chr(src[start]) in _PUNCT:
                     # pulldown-cmark starts a run that opens with a backslash escape after
-                    # the backslash; include it so the range is the source form ([D6]).
+                    # the backslash; include it so the range is the source form (see nodes).
                     start -= 1
                 if link_depth or not (
                     # The gate of links.find_links, inlined: this is the hottest line.
