@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 
 from ..lines import PROSE, Line, new_item_reaches_fence, some_line_starts
+from ..lines import _columns as columns_after  # the classifier's own column count
 
 GLYPHS = "•‣⁃⁌⁍∙◦▪▫●○■□◆◇"
 _BULLET = re.compile(r"( {0,3})[" + GLYPHS + r"][ \t]+")
@@ -51,10 +52,8 @@ def may_fire(text: str) -> bool:
 
 
 def _columns(text: str, col: int = 0) -> int:
-    """The column reached after ``text`` from ``col`` (spaces and TABs, TAB stops every 4)."""
-    for ch in text:
-        col = (col // 4 + 1) * 4 if ch == "\t" else col + 1
-    return col
+    """The column reached after ``text`` from ``col`` (TAB stops every 4 columns)."""
+    return columns_after(text, 0, len(text), col)
 
 
 def replace_bullet_glyphs(lines: list[Line]) -> list[Line] | None:
