@@ -92,3 +92,15 @@ def test_bad_limits_are_refused() -> None:
     """A negative limit is a configuration mistake, said at construction."""
     with pytest.raises(ValueError, match="block limits"):
         FakeSlack(max_tables=-1)
+
+
+def test_tables_in_a_markdown_block_count_as_tables() -> None:
+    """Slack renders a markdown block's tables as table blocks: two in one message are a
+    second table (invalid_attachments); with the expansion off they pass."""
+    table = "| a | b |\n|---|---|\n| 1 | 2 |\n"
+    blocks = [_md(f"{table}\ntext\n\n{table}")]
+    with FakeSlack() as slack:
+        assert _post(slack, blocks) == "invalid_attachments"
+        assert _post(slack, [_md(f"{table}\n```\n{table}```\n")]) is None
+    with FakeSlack(markdown_expansion=False) as slack:
+        assert _post(slack, blocks) is None

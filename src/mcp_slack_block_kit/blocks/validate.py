@@ -17,6 +17,7 @@ from ._rules import (
     _check_rich_text,
     _check_section,
     _check_table,
+    markdown_table_count,
 )
 from ._rules_agent import _check_context_actions, _check_plan, _check_task_card
 from ._run import Severity, Violation, _blen, _q, _Run
@@ -121,7 +122,7 @@ def _run_rules(blocks: list[Block], surface: Surface | str | None, strict: bool)
                 run.error(f"/blocks/{i}/block_id", "duplicate_block_id",
                           f"block_id {_q(block_id)} is reused (first seen at blocks[{first}])",
                           "give each block a distinct block_id, or omit it entirely")
-    tables = 0
+    tables = markdown_tables = 0
     markdown_total = 0
     for i, block in enumerate(blocks):
         type_ = block["type"]
@@ -133,11 +134,20 @@ def _run_rules(blocks: list[Block], surface: Surface | str | None, strict: bool)
                           "split the payload — each chunk should contain at most one TableBlock")
         elif type_ == "markdown":
             markdown_total += _blen(block.get("text"))
+            if isinstance(block.get("text"), str):
+                markdown_tables += markdown_table_count(block["text"])
     if markdown_total > MAX_MARKDOWN_TOTAL:
         run.error("/blocks", "markdown_block_total_exceeded",
                   f"cumulative markdown_block text is {markdown_total} chars; Slack limit is "
                   f"{MAX_MARKDOWN_TOTAL}",
                   "shorten the markdown blocks or split into multiple messages")
+    if markdown_tables and tables <= MAX_TABLES_PER_MESSAGE < tables + markdown_tables:
+        run.warning("/blocks", "markdown_tables_past_limit",
+                    f"the markdown blocks hold {markdown_tables} tables, which Slack renders "
+                    f"as table blocks: {tables + markdown_tables} in one message, where "
+                    f"{MAX_TABLES_PER_MESSAGE} is allowed (invalid_attachments)",
+                    "post the reply with post_reply, or as rich_text with one table per "
+                    "message (to_messages)")
     if markdown_total and len(blocks) <= ceiling:
         weight = message_block_weight(blocks)
         if weight > ceiling:

@@ -44,19 +44,27 @@ _SIZE_CODES: Final = frozenset({"multiple_tables", "markdown_block_total_exceede
 
 
 def _check_sizes(fake: FakeSlack, blocks: list[dict[str, Any]], limit: int) -> None:
-    from ..blocks._rules import _table_chars
+    from ..blocks._rules import _table_chars, markdown_table_count
     from ..blocks.budget import message_block_weight
 
     markdown = sum(len(b["text"]) for b in blocks
                    if b.get("type") == "markdown" and isinstance(b.get("text"), str))
     if markdown > fake.max_markdown_block_chars:
         raise _Refused("msg_blocks_too_long")
-    tables = [(i, b) for i, b in enumerate(blocks) if b.get("type") == "table"]
+    # With the expansion on, a markdown block's tables render as table blocks and count too.
+    tables: list[tuple[int, dict[str, Any]]] = []
+    for i, block in enumerate(blocks):
+        text = block.get("text")
+        if block.get("type") == "table":
+            tables.append((i, block))
+        elif fake.markdown_expansion and block.get("type") == "markdown" and \
+                isinstance(text, str):
+            tables.extend([(i, block)] * markdown_table_count(text))
     if len(tables) > fake.max_tables:
         raise _Refused("invalid_attachments", "[ERROR] only one table is allowed per message "
                        f"[json-pointer:/blocks/{tables[fake.max_tables][0]}]")
     for i, table in tables:
-        rows = table.get("rows")
+        rows = table.get("rows") if table.get("type") == "table" else None
         if isinstance(rows, list) and _table_chars(rows) > fake.max_table_cell_chars:
             raise _Refused("invalid_attachments",
                            f"[ERROR] table cells too long [json-pointer:/blocks/{i}]")
