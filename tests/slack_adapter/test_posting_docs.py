@@ -3,40 +3,21 @@ the toolkit page link the posting and limits pages."""
 
 from __future__ import annotations
 
-import contextlib
-import io
-import re
 from pathlib import Path
 
 import pytest
 
+from slack_adapter.test_docs import _blocks, _run, _shown_output
+
 pytestmark = pytest.mark.network
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGE = (ROOT / "docs" / "posting.md").read_text(encoding="utf-8")
-_BLOCK = re.compile(r"<!-- run: (\w+) -->\n```python\n(.*?)```", re.S)
-BLOCKS = dict(_BLOCK.findall(PAGE))
-
-
-def _shown(code: str) -> list[str]:
-    """The `# ...` lines after each print(): what the page says it prints."""
-    out, lines = [], code.splitlines()
-    for i, line in enumerate(lines):
-        if "print(" in line:
-            j = i + 1
-            while j < len(lines) and lines[j].strip().startswith("# "):
-                out.append(lines[j].strip()[2:])
-                j += 1
-    return out
 
 
 @pytest.mark.parametrize("name", ["post_reply", "payload_ladder"])
 def test_example_prints_what_the_page_shows(name: str) -> None:
-    code = BLOCKS[name]
-    buffer = io.StringIO()
-    with contextlib.redirect_stdout(buffer):
-        exec(compile(code, f"<posting.md:{name}>", "exec"), {})
-    assert buffer.getvalue().splitlines() == _shown(code)
+    code = _blocks("posting.md")[name]
+    assert _run(code, {}) == _shown_output(code)
 
 
 def test_pages_are_linked() -> None:

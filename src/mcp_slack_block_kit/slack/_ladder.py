@@ -119,11 +119,17 @@ def _source(blocks: Sequence[Mapping[str, Any]]) -> str:
 
 
 def _tables(blocks: Sequence[Mapping[str, Any]]) -> int:
+    """Tables Slack counts in ``blocks``: table blocks and the tables of markdown blocks."""
     from ..blocks._rules import markdown_table_count
 
-    return sum(1 if b.get("type") == "table" else
-               markdown_table_count(b["text"]) if b.get("type") == "markdown"
-               and isinstance(b.get("text"), str) else 0 for b in blocks)
+    count = 0
+    for block in blocks:
+        text = block.get("text")
+        if block.get("type") == "table":
+            count += 1
+        elif block.get("type") == "markdown" and isinstance(text, str):
+            count += markdown_table_count(text)
+    return count
 
 
 def monospace_table(block: Mapping[str, Any]) -> dict[str, Any]:
