@@ -111,6 +111,21 @@ def _text_messages(markdown: str, allow_broadcasts: bool) -> list[dict[str, Any]
     return [{"text": piece} for piece in split_text(text, TEXT_MESSAGE_CHARS) if piece.strip()]
 
 
+def _cut_fenced(text: str, limit: int) -> list[str]:
+    """``text`` cut into parts of at most ``limit`` bytes, a code fence closed at the end of
+    a part and reopened at the start of the next: the splitter's own cut. (It is moving
+    from ``messages`` to ``blocks.fenced``; found by name so either place works.)"""
+    from importlib import import_module
+
+    try:
+        cut = import_module("..blocks.fenced", __package__).cut_fenced
+    except ModuleNotFoundError as exc:
+        if not (exc.name or "").endswith(".blocks.fenced"):
+            raise
+        cut = import_module("..messages", __package__)._split_fenced_text
+    return list(cut(text, limit))
+
+
 def _source(blocks: Sequence[Mapping[str, Any]]) -> str:
     """The Markdown a message shows (a markdown block's text as it is)."""
     from ..reverse import blocks_to_markdown
@@ -322,12 +337,10 @@ class _Reply:
             halves = split_text(text, len(text.encode("utf-8")) // 2)
             return ([_Item({"text": h}, _TEXT, None, item.depth + 1) for h in halves],
                     f"split it into {len(halves)} text messages")
-        from ..messages import _split_fenced_text
-
         source = self._source(item)
         size = len(source.encode("utf-8"))
         if size >= MIN_SPLIT_BYTES and item.depth < MAX_SPLIT_DEPTH:
-            parts = _split_fenced_text(source, size // 2)
+            parts = _cut_fenced(source, size // 2)
             if len(parts) >= 2 and all(len(p.encode("utf-8")) < size for p in parts):
                 items = [_Item(m, item.rung, None, item.depth + 1)
                          for part in parts for m in _render(part, item.rung, self.options)]
