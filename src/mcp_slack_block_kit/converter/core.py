@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from ..blocks.fallback import derive_text_fallback
 from ..blocks.limits import MAX_MARKDOWN_BLOCK_SUM
 from ..exceptions import (
     ConversionError,
@@ -18,7 +19,6 @@ from ..exceptions import (
 )
 from ..normalizer import normalize
 from .auto import pick_markdown_block
-from .fallback import derive_text_fallback
 from .markdown_block import emit_markdown
 from .options import Mode, Options
 from .parse import Document, parse
