@@ -59,7 +59,7 @@ def _commonmark_opener(marker: str, info: str, limit: int) -> Fence | None:
     is not a fence). An info string too long to repeat in every piece is dropped."""
     if marker[0] == "`" and "`" in info:
         return None
-    reopen = f"{marker}{info.strip()}\n"
+    reopen = f"{marker}{info.rstrip()}\n"
     if _blen(reopen) > limit // 4:
         reopen = marker + "\n"
     return Fence(reopen, marker, marker[0], len(marker))
