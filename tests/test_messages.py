@@ -1,4 +1,4 @@
-"""to_messages: ready-to-post messages that each validate, nothing truncated or lost (§3.1)."""
+"""to_messages: ready-to-post messages that each validate, nothing truncated or lost."""
 
 from __future__ import annotations
 
