@@ -20,9 +20,6 @@ or with --json the object {"valid", "errors", "warnings"}.
 Exit status: 0 valid, 1 invalid, 2 unreadable input.
 """
 
-SURFACES = ("message", "modal", "home")
-
-
 def read_blocks(path: str | None) -> list[Any]:
     """Read a blocks list or payload from ``path``/stdin; bad JSON or blocks → ``CliError``."""
     from ..blocks.shape import decode_blocks
@@ -37,7 +34,10 @@ def read_blocks(path: str | None) -> list[Any]:
 
 def add_surface_flag(parser: argparse.ArgumentParser) -> None:
     """``--surface message|modal|home`` (block ceiling 50 or 100)."""
-    parser.add_argument("--surface", choices=SURFACES, default="message",
+    from ..blocks.validate import Surface  # validate and lint load it to run anyway
+
+    parser.add_argument("--surface", choices=[s.value for s in Surface],
+                        default=Surface.MESSAGE.value,
                         help="block ceiling: 50 for message (default), 100 for modal and home")
 
 
