@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
+from ._rules import markdown_table_count
 from .limits import (
     MAX_BLOCKS_PER_MESSAGE,
     MAX_MARKDOWN_BLOCK_SUM,
@@ -106,22 +107,12 @@ def text_size(value: Any) -> int:
     return total
 
 
-def table_cell_chars(value: Any) -> int:
-    """The characters of text in a table's cells (or in one row of cells): what the
-    reported ~10,000-character table limit counts."""
-    total = 0
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            for key, v in item.items():
-                if key == "text" and type(v) is str:
-                    total += len(v)
-                elif isinstance(v, (dict, list)):
-                    stack.append(v)
-        elif isinstance(item, list):
-            stack.extend(v for v in item if isinstance(v, (dict, list)))
-    return total
+def table_cell_chars(rows: Any) -> int:
+    """The characters a list of table rows shows in its cells: what the reported
+    ~10,000-character table limit counts, measured as ``validate`` measures it."""
+    from ._rules import _table_chars
+
+    return _table_chars(rows if isinstance(rows, list) else [])
 
 
 # The stable start of the warning ``convert`` adds when its blocks need several messages.
@@ -144,7 +135,7 @@ def message_overflow(blocks: Iterable[Mapping[str, Any]]) -> list[str]:
             n = len(rows) if isinstance(rows, list) else 0
             if n > MAX_TABLE_ROWS:
                 reasons.append(f"a table of {n} rows, max {MAX_TABLE_ROWS}")
-            cells = table_cell_chars(rows or [])
+            cells = table_cell_chars(rows)
             if cells > REPORTED_MAX_TABLE_CELL_CHARS:
                 reasons.append(f"a table with {cells:,} characters in its cells, about "
                                f"{REPORTED_MAX_TABLE_CELL_CHARS:,} fit (reported)")
@@ -152,6 +143,7 @@ def message_overflow(blocks: Iterable[Mapping[str, Any]]) -> list[str]:
             text = block.get("text")
             if isinstance(text, str):
                 markdown += len(text) if text.isascii() else len(text.encode("utf-8"))
+                tables += markdown_table_count(text)  # Slack renders each as a table block
     if weight > MAX_BLOCKS_PER_MESSAGE:
         counted = (f"{weight} blocks counting what markdown blocks render as"
                    if weight != count else f"{count} blocks")

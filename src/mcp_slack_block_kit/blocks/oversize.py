@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from itertools import pairwise
 from typing import Any
 
+from ._rules import markdown_table_count
 from .budget import markdown_block_starts, table_cell_chars, text_size
 from .fenced import Syntax, cut_fenced
 from .limits import (
@@ -19,6 +20,7 @@ from .limits import (
     MAX_MESSAGE_TEXT_CHARS,
     MAX_SECTION_TEXT_CHARS,
     MAX_TABLE_ROWS,
+    MAX_TABLES_PER_MESSAGE,
     REPORTED_MAX_TABLE_CELL_CHARS,
 )
 from .shape import Block
@@ -32,22 +34,41 @@ def _blen(s: str) -> int:
 
 
 def _split_markdown_block(block: Block) -> list[Block]:
-    """A markdown block over 12,000 bytes, or rendering as more than 50 blocks (its
-    weight), as several: first between its top-level Markdown blocks, then by size."""
+    """A markdown block over 12,000 bytes, rendering as more than 50 blocks (its weight) or
+    holding more than one table as several: first between its top-level Markdown blocks
+    (each part ≤ 50 of them and ≤ 1 table), then by size."""
     text = block.get("text")
     if not isinstance(text, str):
         return [block]
     parts = [text]
     starts = markdown_block_starts(text)
-    if len(starts) > MAX_BLOCKS_PER_MESSAGE:
-        cuts = [0, *starts[MAX_BLOCKS_PER_MESSAGE::MAX_BLOCKS_PER_MESSAGE], len(text)]
-        parts = [text[a:b] for a, b in pairwise(cuts)]
+    if len(starts) > MAX_BLOCKS_PER_MESSAGE or markdown_table_count(text) > (
+            MAX_TABLES_PER_MESSAGE):
+        parts = _between_blocks(text, starts)
     pieces = [piece for part in parts for piece in (
         cut_fenced(part, MAX_MARKDOWN_BLOCK_SUM) if _blen(part) > MAX_MARKDOWN_BLOCK_SUM
         else [part])]
     if len(pieces) == 1:
         return [block]
     return _with_parts(block, [{"text": t} for t in pieces])
+
+
+def _between_blocks(text: str, starts: list[int]) -> list[str]:
+    """``text`` cut at top-level block starts into parts of at most 50 blocks and one
+    table (a single block holding two tables stays whole: it cannot be cut)."""
+    cuts = [0, *starts[1:], len(text)]
+    parts: list[str] = []
+    begin = weight = tables = 0
+    for a, b in pairwise(cuts):
+        n = markdown_table_count(text[a:b])
+        if a > begin and (weight + 1 > MAX_BLOCKS_PER_MESSAGE
+                          or tables + n > MAX_TABLES_PER_MESSAGE):
+            parts.append(text[begin:a])
+            begin, weight, tables = a, 0, 0
+        weight += 1
+        tables += n
+    parts.append(text[begin:])
+    return parts
 
 
 def _split_section(block: Block) -> list[Block]:
@@ -224,11 +245,11 @@ def _split_table(block: Block) -> list[Block]:
     if len(rows) <= MAX_TABLE_ROWS and table_cell_chars(rows) <= REPORTED_MAX_TABLE_CELL_CHARS:
         return [block]
     header, body = rows[0], rows[1:]
-    budget = REPORTED_MAX_TABLE_CELL_CHARS - table_cell_chars(header)
+    budget = REPORTED_MAX_TABLE_CELL_CHARS - table_cell_chars([header])
     groups: list[list[Any]] = []
     size = 0
     for row in body:
-        n = table_cell_chars(row)
+        n = table_cell_chars([row])
         # A row too big on its own still gets a table of its own: nothing is dropped.
         if not groups or len(groups[-1]) >= MAX_TABLE_ROWS - 1 or size + n > budget:
             groups.append([])

@@ -1,7 +1,8 @@
 """Group blocks into messages that each fit, and give each its notification text.
 
 A message keeps every message-wide limit, documented and reported: at most 50 blocks
-counting what a ``markdown`` block renders as (``budget.message_block_weight``), one table,
+counting what a ``markdown`` block renders as (``budget.message_block_weight``), one table
+(a markdown block's tables count: Slack renders each as a table block),
 12,000 bytes of markdown-block text (under the ~13,200 reported to fail) and the chosen
 12,000-byte text budget. The notification text is derived once per message, from the
 blocks of that message. Works on block dicts only: no converter, no parser.
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ._rules import markdown_table_count
 from .budget import markdown_block_weight, text_size
 from .fallback import derive_text_fallback
 from .limits import (
@@ -26,11 +28,13 @@ from .shape import Block
 __all__ = ["group_messages", "messages_from_blocks"]
 
 
-def _md_len(block: Mapping[str, Any]) -> int:
+def _markdown(block: Mapping[str, Any]) -> tuple[int, int]:
+    """A markdown block's bytes and the tables Slack renders from it ((0, 0) otherwise)."""
     text = block.get("text")
     if block["type"] != "markdown" or not isinstance(text, str):
-        return 0
-    return len(text) if text.isascii() else len(text.encode("utf-8"))
+        return 0, 0
+    size = len(text) if text.isascii() else len(text.encode("utf-8"))
+    return size, markdown_table_count(text)
 
 
 def group_messages(blocks: Iterable[Block]) -> list[list[Block]]:
@@ -48,12 +52,12 @@ def group_messages(blocks: Iterable[Block]) -> list[list[Block]]:
                 room = 0
             parts = split_rich_text(block, room)
         for part in parts:
-            is_table = part["type"] == "table"
-            md_len = _md_len(part)
+            md_len, md_tables = _markdown(part)
+            n_tables = md_tables + (part["type"] == "table")
             w = markdown_block_weight(part)
             size = text_size(part)
             if current and (
-                (is_table and tables >= MAX_TABLES_PER_MESSAGE)
+                (n_tables and tables + n_tables > MAX_TABLES_PER_MESSAGE)
                 or markdown_total + md_len > MAX_MARKDOWN_BLOCK_SUM
                 or weight + w > MAX_BLOCKS_PER_MESSAGE
                 or text_total + size > MAX_MESSAGE_TEXT_CHARS
@@ -61,7 +65,7 @@ def group_messages(blocks: Iterable[Block]) -> list[list[Block]]:
                 chunks.append(current)
                 current, tables, weight, markdown_total, text_total = [], 0, 0, 0, 0
             current.append(part)
-            tables += is_table
+            tables += n_tables
             weight += w
             markdown_total += md_len
             text_total += size
