@@ -29,6 +29,7 @@ from mcp_slack_block_kit.blocks.limits import (
     MAX_MARKDOWN_TEXT_CHARS,
     REPORTED_MAX_TABLE_CELL_CHARS,
 )
+from mcp_slack_block_kit.converter.core import convert_for_messages
 from watchdog import finishes
 
 _WORD = re.compile(r"[a-z]+")
@@ -202,19 +203,35 @@ def _words(text: str) -> list[str]:
     return _WORD.findall(text)
 
 
+def _texts(value: Any) -> list[str]:
+    """Every string under a ``text`` key, in document order."""
+    if isinstance(value, dict):
+        return [t for k, v in value.items()
+                for t in ([v] if k == "text" and isinstance(v, str) else _texts(v))]
+    if isinstance(value, list):
+        return [t for v in value for t in _texts(v)]
+    return []
+
+
 @settings(max_examples=30, deadline=None)
-@given(_doc, st.integers(1, 4),
+@given(_doc, st.integers(1, 30),
        st.sampled_from(["auto", "rich_text", "markdown_block", "section_mrkdwn"]))
 def test_block_messages_keep_every_limit(doc: str, repeat: int, mode: str) -> None:
-    """Generated long replies: every message validates and keeps the reported limits."""
+    """Generated long replies: every message validates, keeps the reported limits, and
+    every word of the conversion survives in order."""
     md = "\n\n".join([doc] * repeat)
+    options = Options(mode=mode)
     with finishes(f"to_messages ({mode}) of {len(md):,} characters"):
-        messages = to_messages(md, options=Options(mode=mode))
+        messages = to_messages(md, options=options)
     assert_fits(messages)
+    # Every word of the conversion, in order (extras: repeated header rows, reopened fences).
+    want = _words(" ".join(_texts(convert_for_messages(md, options).blocks)))
+    got = iter(_words(" ".join(_texts([m["blocks"] for m in messages]))))
+    assert all(w in got for w in want)
 
 
 @settings(max_examples=40, deadline=None)
-@given(_doc, st.integers(1, 4))
+@given(_doc, st.integers(1, 30))
 def test_markdown_text_messages_keep_every_word(doc: str, repeat: int) -> None:
     """markdown_text messages: under the cap, fences balanced, every word in order (the
     only extra words are the reopened fences' info strings)."""
