@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -304,3 +305,29 @@ def test_to_messages_on_blocks_runs_without_the_converter() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=60, check=True).stdout
     assert out.strip() == "[]"
+
+
+# -- CLI ---------------------------------------------------------------------------------------
+
+
+def test_cli_split_format_markdown_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`split --format markdown_text` prints what to_messages returns; blocks input or a bad
+    format is one `error:` line and exit 2."""
+    import json
+
+    from mcp_slack_block_kit.cli import main
+
+    md = "# Report\n\n" + "All systems green. " * 1600
+    path = tmp_path / "reply.md"
+    path.write_text(md, encoding="utf-8")
+    assert main(["split", str(path), "--format", "markdown_text"]) == 0
+    out, _ = capsys.readouterr()
+    assert json.loads(out) == to_messages(md, format="markdown_text")
+    blocks = tmp_path / "blocks.json"
+    blocks.write_text('[{"type": "divider"}]', encoding="utf-8")
+    assert main(["split", str(blocks), "--format", "markdown_text"]) == 2
+    _, err = capsys.readouterr()
+    assert err.count("\n") == 1 and err.startswith("error: ") and "takes Markdown" in err
+    assert main(["split", str(path), "--format", "mrkdwn"]) == 2
+    _, err = capsys.readouterr()
+    assert err.count("\n") == 1 and "blocks, markdown_text" in err.replace("'", "")
