@@ -115,6 +115,29 @@ def table_cell_chars(rows: Any) -> int:
     return _table_chars(rows if isinstance(rows, list) else [])
 
 
+def _cell_chars_at_most(rows: Any) -> int:
+    """A quick upper bound on ``table_cell_chars`` for the cells the converter writes
+    (raw_text, or rich_text holding sections of inline elements): every inline ``text``
+    counted. Anything shaped otherwise gives the exact count instead."""
+    if not isinstance(rows, list):
+        return 0
+    total = 0
+    for row in rows:
+        for cell in row if isinstance(row, list) else ():
+            text = cell.get("text") if isinstance(cell, dict) else None
+            if type(text) is str:
+                total += len(text)
+                continue
+            for section in cell.get("elements") or () if isinstance(cell, dict) else ():
+                for el in section.get("elements") or () if isinstance(section, dict) else ():
+                    if not isinstance(el, dict) or "elements" in el:
+                        return table_cell_chars(rows)
+                    text = el.get("text")
+                    if type(text) is str:
+                        total += len(text)
+    return total
+
+
 # The stable start of the warning ``convert`` adds when its blocks need several messages.
 OVERFLOW_WARNING_CODE: Final = "does not fit one message"
 
@@ -124,26 +147,37 @@ def message_overflow(blocks: Iterable[Mapping[str, Any]]) -> list[str]:
     message-wide limits, documented and reported, each as a short reason. Per-block limits
     are ``validate``'s; the converter keeps them by construction."""
     weight = count = tables = markdown = 0
+    texts: list[str] = []  # the markdown blocks' texts, weighed only when they may matter
     reasons: list[str] = []
     for block in blocks:
         count += 1
-        weight += markdown_block_weight(block)
         type_ = block.get("type")
+        if type_ != "markdown":
+            weight += 1
         if type_ == "table":
             tables += 1
             rows = block.get("rows")
             n = len(rows) if isinstance(rows, list) else 0
             if n > MAX_TABLE_ROWS:
                 reasons.append(f"a table of {n} rows, max {MAX_TABLE_ROWS}")
-            cells = table_cell_chars(rows)
+            cells = _cell_chars_at_most(rows)
+            if cells > REPORTED_MAX_TABLE_CELL_CHARS:
+                cells = table_cell_chars(rows)
             if cells > REPORTED_MAX_TABLE_CELL_CHARS:
                 reasons.append(f"a table with {cells:,} characters in its cells, about "
                                f"{REPORTED_MAX_TABLE_CELL_CHARS:,} fit (reported)")
         elif type_ == "markdown":
             text = block.get("text")
-            if isinstance(text, str):
+            if not isinstance(text, str):
+                weight += 1
+            else:
+                texts.append(text)
+                weight += text.count("\n") + 1  # at most one block per line
                 markdown += len(text) if text.isascii() else len(text.encode("utf-8"))
-                tables += markdown_table_count(text)  # Slack renders each as a table block
+                if "|" in text:  # Slack renders each of its tables as a table block
+                    tables += markdown_table_count(text)
+    if weight > MAX_BLOCKS_PER_MESSAGE and texts:  # the line count may over-count: weigh
+        weight = count - len(texts) + sum(max(len(markdown_block_starts(t)), 1) for t in texts)
     if weight > MAX_BLOCKS_PER_MESSAGE:
         counted = (f"{weight} blocks counting what markdown blocks render as"
                    if weight != count else f"{count} blocks")

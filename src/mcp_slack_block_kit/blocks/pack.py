@@ -34,7 +34,7 @@ def _markdown(block: Mapping[str, Any]) -> tuple[int, int]:
     if block["type"] != "markdown" or not isinstance(text, str):
         return 0, 0
     size = len(text) if text.isascii() else len(text.encode("utf-8"))
-    return size, markdown_table_count(text)
+    return size, markdown_table_count(text) if "|" in text else 0
 
 
 def group_messages(blocks: Iterable[Block]) -> list[list[Block]]:
