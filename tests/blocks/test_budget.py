@@ -95,3 +95,23 @@ def test_table_cell_chars_counts_characters_of_cells() -> None:
            {"type": "rich_text", "elements": [{"type": "rich_text_section",
                                                "elements": [{"type": "text", "text": "abc"}]}]}]
     assert table_cell_chars([row, row]) == 10
+
+
+def _rich_cell(text: str) -> dict[str, object]:
+    return {"type": "rich_text", "elements": [{"type": "rich_text_section", "elements": [
+        {"type": "text", "text": text}, {"type": "emoji", "name": "tada"}]}]}
+
+
+@pytest.mark.parametrize("odd", [False, True])
+def test_rich_text_cells_count_like_validate(odd: bool) -> None:
+    """rich_text cells count their text as validate does, also when a cell is shaped
+    unlike the converter's (the quick count then gives way to the exact one)."""
+    rows = [[_rich_cell("z" * 600)] for _ in range(20)]
+    if odd:
+        rows[0][0]["elements"][0]["elements"].append(  # type: ignore[index]
+            {"type": "link", "url": "https://x.co", "text": "l", "elements": []})
+    reasons = message_overflow([{"type": "table", "rows": rows}])
+    chars = 12_000 + (1 if odd else 0)
+    assert reasons == [f"a table with {chars:,} characters in its cells, about 10,000 fit "
+                       "(reported)"]
+    assert table_cell_chars(rows) == chars
