@@ -331,3 +331,13 @@ def test_cli_split_format_markdown_text(tmp_path: Path, capsys: pytest.CaptureFi
     assert main(["split", str(path), "--format", "mrkdwn"]) == 2
     _, err = capsys.readouterr()
     assert err.count("\n") == 1 and "blocks, markdown_text" in err.replace("'", "")
+
+
+def test_plain_text_section_is_cut_without_fence_lines() -> None:
+    """A plain_text section over 3,000 bytes is cut as prose: its backticks are text, so
+    no fence line is added to any part."""
+    text = "```\n" + "plain words here. " * 400
+    messages = to_messages([{"type": "section", "text": {"type": "plain_text", "text": text}}])
+    parts = [b["text"]["text"] for m in messages for b in m["blocks"]]
+    assert len(parts) > 1
+    assert "".join(parts) == text

@@ -13,7 +13,7 @@ from typing import Any
 
 from ._rules import markdown_table_count
 from .budget import markdown_block_starts, table_cell_chars, text_size
-from .fenced import Syntax, cut_fenced
+from .fenced import cut_fenced
 from .limits import (
     MAX_BLOCKS_PER_MESSAGE,
     MAX_MARKDOWN_BLOCK_SUM,
@@ -79,8 +79,9 @@ def _split_section(block: Block) -> list[Block]:
     if not isinstance(text, str) or _blen(text) <= MAX_SECTION_TEXT_CHARS:
         return [block]
     assert isinstance(text_obj, dict)
-    syntax: Syntax = "mrkdwn" if text_obj.get("type") == "mrkdwn" else "markdown"
-    pieces = cut_fenced(text, MAX_SECTION_TEXT_CHARS, syntax)
+    # plain_text has no code blocks: cut as prose, with no fence lines added.
+    pieces = (cut_fenced(text, MAX_SECTION_TEXT_CHARS, "mrkdwn")
+              if text_obj.get("type") == "mrkdwn" else split_text(text, MAX_SECTION_TEXT_CHARS))
     out = []
     for i, piece in enumerate(pieces):
         part = dict(block) if i == 0 else {k: v for k, v in block.items()
