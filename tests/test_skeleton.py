@@ -40,15 +40,23 @@ def test_zero_values_take_defaults() -> None:
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
-    ({"mode": "bogus"}, 'converter: invalid Mode "bogus" (want auto|rich_text|markdown_block|section_mrkdwn)'),
-    ({"block_id_prefix": "x" * 248}, "converter: BlockIDPrefix length 248 leaves no room for sequence suffix"),
-    ({"max_blocks_per_chunk": 51}, "converter: MaxBlocksPerChunk=51 out of range [1, 50]"),
-    ({"paragraph_char_limit": 3001}, "converter: ParagraphCharLimit=3001 out of range [1, 3000]"),
-    ({"max_input_bytes": -1}, "converter: MaxInputBytes=-1 cannot be negative"),
-    ({"max_nesting_depth": -5}, "converter: MaxNestingDepth=-5 cannot be negative"),
+    ({"mode": "bogus"},
+     'converter: invalid mode "bogus" (choose from auto, rich_text, markdown_block, '
+     "section_mrkdwn)"),
+    ({"block_id_prefix": "x" * 248},
+     "converter: block_id_prefix is 248 bytes, which leaves no room for the block number "
+     "(at most 247 bytes)"),
+    ({"max_blocks_per_chunk": 51}, "converter: max_blocks_per_chunk=51 out of range [1, 50]"),
+    ({"paragraph_char_limit": 3001},
+     "converter: paragraph_char_limit=3001 out of range [1, 3000]"),
+    ({"max_input_bytes": -1}, "converter: max_input_bytes=-1 cannot be negative"),
+    ({"max_nesting_depth": -5}, "converter: max_nesting_depth=-5 cannot be negative"),
     ({"mention_map": {"boss": "<!channel>"}},
-     'converter: MentionMap["boss"] = "<!channel>" is not a Slack user (U…/W…), channel (C…) '
+     'converter: mention_map["boss"] = "<!channel>" is not a Slack user (U…/W…), channel (C…) '
      "or user group (S…) ID"),
+    ({"mention_map": ["U123"]}, "converter: mention_map must be a mapping of handle to Slack ID"),
+    ({"mention_map": {"a": 1}}, "converter: mention_map keys and values must be strings"),
+    ({"block_id_prefix": 5}, "converter: block_id_prefix must be a string"),
 ])
 def test_bad_options_raise_with_exact_message(kwargs: dict[str, object], message: str) -> None:
     """Each bad option raises InvalidOptionsError (a ValueError) with the spec's message."""

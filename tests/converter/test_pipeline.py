@@ -104,9 +104,9 @@ def test_unknown_override_is_invalid_options() -> None:
 
 def test_bad_override_value_is_invalid_options() -> None:
     """Override values are validated like constructor arguments."""
-    with pytest.raises(InvalidOptionsError, match="invalid Mode"):
+    with pytest.raises(InvalidOptionsError, match="invalid mode"):
         convert("x", mode="bogus")
-    with pytest.raises(InvalidOptionsError, match="MaxInputBytes"):
+    with pytest.raises(InvalidOptionsError, match="max_input_bytes"):
         convert("x", max_input_bytes=-1)
 
 
