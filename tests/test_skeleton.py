@@ -22,7 +22,7 @@ from mcp_slack_block_kit.exceptions import InvalidOptionsError, SlackBlockKitErr
 
 
 def test_default_options_match_spec() -> None:
-    """default_options() has exactly the converter spec §2 defaults."""
+    """default_options() has exactly the documented defaults (README, Options)."""
     o = default_options()
     assert (o.mode, o.max_blocks_per_chunk, o.paragraph_char_limit, o.max_input_bytes) == (
         Mode.AUTO, 50, 3000, 262144)
@@ -32,7 +32,7 @@ def test_default_options_match_spec() -> None:
 
 
 def test_zero_values_take_defaults() -> None:
-    """Zero/empty values are normalised to the defaults (spec §14)."""
+    """Zero/empty values are normalised to the defaults."""
     o = Options(mode="", max_blocks_per_chunk=0, paragraph_char_limit=0, max_input_bytes=0,
                 max_nesting_depth=0)
     assert (o.mode, o.max_blocks_per_chunk, o.paragraph_char_limit, o.max_input_bytes,
@@ -59,7 +59,7 @@ def test_zero_values_take_defaults() -> None:
     ({"block_id_prefix": 5}, "converter: block_id_prefix must be a string"),
 ])
 def test_bad_options_raise_with_exact_message(kwargs: dict[str, object], message: str) -> None:
-    """Each bad option raises InvalidOptionsError (a ValueError) with the spec's message."""
+    """Each bad option raises InvalidOptionsError (a ValueError) with its exact message."""
     with pytest.raises(InvalidOptionsError) as info:
         Options(**kwargs)  # type: ignore[arg-type]
     assert str(info.value) == message

@@ -1,4 +1,4 @@
-"""``mcp-slack-block-kit convert`` (tools.md §12.2): in-process ``main([...])`` and real processes."""
+"""``mcp-slack-block-kit convert``: in-process ``main([...])`` and real processes."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def _compact(value: Any) -> str:
 
 @pytest.mark.parametrize("stdin", ["", "\n", "   \n\t\n"])
 def test_empty_input_prints_exact_empty_result(cli: Any, stdin: str) -> None:
-    """[D15] `echo '' | … convert` prints exactly the three keys with empty values."""
+    """`echo '' | … convert` prints exactly the three keys with empty values."""
     status, out, err = cli(["convert"], stdin)
     assert (status, out, err) == (0, '{"blocks":[],"text_fallback":"","warnings":[]}\n', "")
 
@@ -136,7 +136,7 @@ def test_bundled_examples_convert(cli: Any, example: str) -> None:
 # -- flags ---------------------------------------------------------------------------------
 
 def test_smoke_example_from_the_spec(cli: Any) -> None:
-    """tools.md §12.2 smoke example: V11 decodes, V6 balances, the text is re-escaped."""
+    """The smoke example: V11 decodes, V6 balances, the text is re-escaped."""
     status, out, err = cli(["convert", "--mode", "rich_text", "--decode-html-entities",
                             "--repair-mismatched-emphasis", "--pretty"],
                            "**italic*\nTom &amp; Jerry\n")
@@ -211,7 +211,7 @@ def test_mention_map_nested_too_deeply(cli: Any, tmp_path: Path) -> None:
 
 
 def test_mention_map_routes_auto_mode_to_rich_text(cli: Any) -> None:
-    """[D8] in auto mode a resolvable handle makes the picker decline the markdown block."""
+    """In auto mode a resolvable handle makes the picker decline the markdown block."""
     status, out, err = cli(["convert", "--mention-map", '{"alice": "U123ABC"}'], "ping @alice")
     assert status == 0, err
     doc = json.loads(out)

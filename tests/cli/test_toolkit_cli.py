@@ -1,4 +1,4 @@
-"""CLI sub-commands validate, lint, split and to-markdown (tools.md §12.1)."""
+"""CLI sub-commands validate, lint, split and to-markdown."""
 
 from __future__ import annotations
 

@@ -59,7 +59,7 @@ any_text = st.one_of(st.text(max_size=200), markdownish, fragments)
 
 _MESSAGE_LEVEL = {"blocks_per_message_exceeded", "multiple_tables"}
 
-# Errors the converter documents for valid options (converter.md §4); anything else,
+# Errors the converter documents for valid options; anything else,
 # InvalidOptionsError or a non-SlackBlockKitError exception included, fails the test.
 _ALLOWED = (InputTooLargeError, InputTooDeeplyNestedError, MarkdownBlockTooLargeError,
             ConversionError)
