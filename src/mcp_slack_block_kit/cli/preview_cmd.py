@@ -159,9 +159,9 @@ def _load(args: argparse.Namespace) -> Any:
 def _urls(data: Any) -> list[str]:
     from ..blocks.limits import PRACTICAL_URL_BUDGET
     from ..blocks.preview import preview_url
+    from .validate_cmd import is_messages
 
-    messages = data if (isinstance(data, list) and data and all(
-        isinstance(m, dict) and "blocks" in m and "type" not in m for m in data)) else [data]
+    messages = data if is_messages(data) else [data]
     urls = []
     for message in messages:
         result = preview_url(message)
