@@ -15,6 +15,7 @@ from mcp_slack_block_kit.normalizer.lines import (
     paragraphs,
     paragraphs_holding,
     reassemble,
+    some_line_starts,
 )
 from mcp_slack_block_kit.normalizer.mask import inline_code_mask, pair_backticks
 from normalizer.helpers import NORMALIZER_FIXTURES, cases
@@ -182,3 +183,13 @@ def test_a_delimiter_row_with_another_cell_count_starts_no_table() -> None:
     kinds = [ln.kind for ln in classify("| a | b |\n---\n    i<br>j")]
     assert Kind.TABLE not in kinds
     assert [ln.kind for ln in classify("| a | b |\n|---|---|\n| 1 | 2 |")] == [Kind.TABLE] * 3
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("#x", True), ("a\n#x", True), ("a\r#x", True), ("a\r\n#x", True),
+    ("", False), ("a#x", False), ("a\n #x", False), ("a\r", False), ("a\n", False),
+])
+def test_some_line_starts(text: str, expected: bool) -> None:
+    """The repairs' cheap pre-check finds the pattern at the start of any line, whatever the
+    line ending (LF, CR or CRLF), and nowhere else."""
+    assert some_line_starts("#")(text) is expected
