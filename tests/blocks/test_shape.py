@@ -19,6 +19,14 @@ def _button(**fields: Any) -> list[Any]:
     return [{"type": "actions", "elements": [{"type": "button", **fields}]}]
 
 
+def _rich(*elements: Any) -> list[Any]:
+    return [{"type": "rich_text", "elements": list(elements)}]
+
+
+def _list(*items: Any) -> dict[str, Any]:
+    return {"type": "rich_text_list", "style": "bullet", "elements": list(items)}
+
+
 @pytest.mark.parametrize(("blocks", "message"), [
     ([{"type": "divider"}, {"type": "context", "elements": 5}], "blocks[1].elements: expected array"),
     (_context({"type": 1}), "blocks[1].elements[0].type: expected string"),
@@ -35,6 +43,22 @@ def _button(**fields: Any) -> list[Any]:
     (_button(action_id=7), "blocks[0].elements[0].action_id: expected string"),
     ([{"type": "divider"}, {"type": "rich_text", "elements": "x"}],
      "blocks[1].elements: expected array"),
+    ([{"type": "actions", "elements": {}}], "blocks[0].elements: expected array"),
+    ([{"type": "image", "image_url": "https://x.com/i.png", "alt_text": 5}],
+     "blocks[0].alt_text: expected string"),
+    (_rich(5), "blocks[0].elements[0]: expected object"),
+    (_rich({"type": "rich_text_list", "style": 1, "elements": []}),
+     "blocks[0].elements[0].style: expected string"),
+    (_rich({"type": "rich_text_list", "style": "bullet", "elements": 5}),
+     "blocks[0].elements[0].elements: expected array"),
+    (_rich(_list({"type": "rich_text_list", "style": 3})),
+     "blocks[0].elements[0].elements[0].style: expected string"),
+    (_rich(_list({"type": "rich_text_section", "elements": [{"type": 7}]})),
+     "blocks[0].elements[0].elements[0].elements[0].type: expected string"),
+    (_rich(_list({"type": "rich_text_section", "elements": [{"type": "link", "url": 7}]})),
+     "blocks[0].elements[0].elements[0].elements[0].url: expected string"),
+    (_rich({"type": "rich_text_section", "elements": [{"type": "link", "url": 7}]}),
+     "blocks[0].elements[0].elements[0].url: expected string"),
 ])
 def test_wrong_kind_names_its_path(blocks: list[Any], message: str) -> None:
     with pytest.raises(BlockDecodeError) as info:
