@@ -17,7 +17,7 @@ CASES = read_fixture_file(FIXTURES / "blocks" / "lint.md")
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_spec_vectors(case: Any) -> None:
-    """Every fixture vector gives exactly the expected findings, in order."""
+    """Every vector of tests/fixtures/blocks/lint.md gives exactly the expected findings, in order."""
     blocks, options = split_input(case.input)
     findings = lint(blocks, **options)
     assert "".join(f"{f}\n" for f in findings) == case.expected

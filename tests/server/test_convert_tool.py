@@ -228,7 +228,7 @@ def test_result_matches_its_documented_shape() -> None:
     exactly one of blocks and messages."""
     from pydantic import TypeAdapter
 
-    from mcp_slack_block_kit.server.tools import ConvertOutput
+    from mcp_slack_block_kit.server.schemas import ConvertOutput
 
     adapter = TypeAdapter(ConvertOutput)
     for out in (convert(markdown="hi"), convert(markdown=long_reply(), mode="rich_text",

@@ -157,7 +157,6 @@ def _load(args: argparse.Namespace) -> Any:
 
 
 def _urls(data: Any) -> list[str]:
-    from ..blocks.limits import PRACTICAL_URL_BUDGET
     from ..blocks.preview import preview_url
     from .validate_cmd import is_messages
 
@@ -165,9 +164,8 @@ def _urls(data: Any) -> list[str]:
     urls = []
     for message in messages:
         result = preview_url(message)
-        if result.byte_size > PRACTICAL_URL_BUDGET:
-            sys.stderr.write(f"note: preview URL is {result.byte_size} bytes; "
-                             "may be unreliable above ~8KB\n")
+        if result.warning:
+            sys.stderr.write(f"note: {result.warning}\n")
         urls.append(result.url)
     return urls
 

@@ -23,8 +23,6 @@ or with --json the object {"valid", "errors", "warnings"}.
 Exit status: 0 valid, 1 invalid, 2 unreadable input.
 """
 
-SURFACES = ("message", "modal", "home")
-
 
 def is_messages(data: Any) -> bool:
     """Whether ``data`` is the JSON array of messages ``split`` prints (each an object with
@@ -57,7 +55,10 @@ def read_messages(path: str | None) -> list[tuple[str, list[Any]]]:
 
 def add_surface_flag(parser: argparse.ArgumentParser) -> None:
     """``--surface message|modal|home`` (block ceiling 50 or 100)."""
-    parser.add_argument("--surface", choices=SURFACES, default="message",
+    from ..blocks.validate import Surface  # validate and lint load it to run anyway
+
+    parser.add_argument("--surface", choices=[s.value for s in Surface],
+                        default=Surface.MESSAGE.value,
                         help="block ceiling: 50 for message (default), 100 for modal and home")
 
 
