@@ -341,3 +341,10 @@ def test_empty_stdin_says_empty_input(monkeypatch: pytest.MonkeyPatch,
 def test_empty_file_says_empty_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path, "")
     assert run_cli(capsys, "validate", path) == (2, "", f"error: read {path}: empty input\n")
+
+
+def test_lint_refuses_a_negative_percentage(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """A negative threshold would report everything; it is a usage error instead."""
+    assert run_cli(capsys, "lint", "--text-pct", "-5", write(tmp_path, DIVIDER)) == (
+        2, "", "error: argument --text-pct: -5 is negative (0 keeps the default)\n")
