@@ -20,6 +20,8 @@ from mcp_slack_block_kit.normalizer import normalize
     ("&#x110000;", "&#x110000;"),  # beyond Unicode
     ("&#00000000065;", "A"),  # leading zeros do not count toward the length limit
     ("&#0000000;", "&#0000000;"),  # NUL, however it is written
+    ("&#31; &amp;", "&#31; &"),  # a refused reference does not end the line's scan
+    ("`&amp;` &amp;", "`&amp;` &"),  # nor does one in a code span
 ])
 def test_numeric_references(text: str, expected: str) -> None:
     result = normalize(text, decode_html_entities=True)
