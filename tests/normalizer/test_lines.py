@@ -193,3 +193,9 @@ def test_some_line_starts(text: str, expected: bool) -> None:
     """The repairs' cheap pre-check finds the pattern at the start of any line, whatever the
     line ending (LF, CR or CRLF), and nowhere else."""
     assert some_line_starts("#")(text) is expected
+
+
+def test_paragraphs_keep_a_line_with_brackets_that_is_no_definition() -> None:
+    """Only a real link reference definition ends a paragraph: `see [x]: y` is prose."""
+    assert paragraphs(classify("a\nsee [x]: y\nb")) == [(0, 3)]
+    assert paragraphs(classify("a\n[x]: https://x.com\nb")) == [(0, 1), (2, 3)]
