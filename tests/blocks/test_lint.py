@@ -104,3 +104,13 @@ def test_a_text_object_without_text_counts_as_empty(block: dict[str, Any]) -> No
     """A text object with no ``text`` string is measured as 0 bytes, not read as a string."""
     findings = lint([block], thresholds={"header_pct": 1, "text_pct": 1})
     assert not [f for f in findings if f.code.endswith("near_limit")]
+
+
+@pytest.mark.parametrize(("blocks", "path"), [
+    ([{"type": "markdown"}], "/blocks/0/text"),  # no text at all is empty too
+    ([{"type": "rich_text", "elements": [  # a section without elements ends nothing
+        {"type": "rich_text_section", "elements": [{"type": "text", "text": ""}]},
+        {"type": "rich_text_section"}]}], "/blocks/0/elements/0/elements/0/text"),
+])
+def test_empty_text_is_found(blocks: list[Any], path: str) -> None:
+    assert [f.path for f in lint(blocks) if f.code == "empty_text"] == [path]

@@ -44,6 +44,7 @@ def _list(*items: Any) -> dict[str, Any]:
     ([{"type": "divider"}, {"type": "rich_text", "elements": "x"}],
      "blocks[1].elements: expected array"),
     ([{"type": "actions", "elements": {}}], "blocks[0].elements: expected array"),
+    ([{"type": "image", "slack_file": 5, "alt_text": "a"}], "blocks[0].slack_file: expected object"),
     ([{"type": "image", "image_url": "https://x.com/i.png", "alt_text": 5}],
      "blocks[0].alt_text: expected string"),
     (_rich(5), "blocks[0].elements[0]: expected object"),
