@@ -144,8 +144,8 @@ def _convert(markdown: str, options: Any, *, as_messages: bool,
              with_preview: bool) -> dict[str, Any]:
     """The convert result (``ConvertOutput``): the reply as ``blocks`` with its
     ``text_fallback``, or as ``messages``; the optional preview link; ``warnings``."""
+    from ..blocks.fallback import derive_text_fallback
     from ..converter.core import convert_for_messages
-    from ..converter.fallback import derive_text_fallback
     from ..converter.options import Mode
     from ..messages import to_messages
 
