@@ -348,3 +348,21 @@ def test_lint_refuses_a_negative_percentage(tmp_path: Path,
     """A negative threshold would report everything; it is a usage error instead."""
     assert run_cli(capsys, "lint", "--text-pct", "-5", write(tmp_path, DIVIDER)) == (
         2, "", "error: argument --text-pct: -5 is negative (0 keeps the default)\n")
+
+
+def test_markdown_text_messages(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """What `split --format markdown_text` prints: to-markdown prints the Markdown back;
+    validate and lint say there are no blocks to check (not "blocks[0].type: …")."""
+    status, out, _ = run_cli(capsys, "split", "--format", "markdown_text",
+                             write(tmp_path, "# Title\n\nSome **bold** text.\n", "r.md"))
+    assert status == 0
+    messages = write(tmp_path, out, "m.json")
+    status, out, err = run_cli(capsys, "to-markdown", messages)
+    assert (status, err) == (0, "")
+    assert out == "\n\n".join(m["markdown_text"] for m in json.loads(
+        Path(messages).read_text(encoding="utf-8"))) + "\n"
+    assert "**bold**" in out
+    for command in ("validate", "lint"):
+        assert run_cli(capsys, command, messages) == (
+            2, "", "error: invalid input: markdown_text messages hold no blocks to check "
+                   "(split them without --format markdown_text)\n")

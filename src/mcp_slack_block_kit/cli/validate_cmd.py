@@ -31,8 +31,20 @@ def is_messages(data: Any) -> bool:
         isinstance(m, dict) and "blocks" in m and "type" not in m for m in data)
 
 
+def is_markdown_text_messages(data: Any) -> bool:
+    """Whether ``data`` is what ``split --format markdown_text`` prints."""
+    return isinstance(data, list) and bool(data) and all(
+        isinstance(m, dict) and isinstance(m.get("markdown_text"), str)
+        and "blocks" not in m and "type" not in m for m in data)
+
+
 def read_messages(path: str | None) -> list[tuple[str, list[Any]]]:
-    """Read Block Kit JSON from ``path``/stdin as ``(pointer prefix, blocks)`` per message.
+    """``messages_of`` the JSON read from ``path``/stdin."""
+    return messages_of(read_json(path))
+
+
+def messages_of(data: Any) -> list[tuple[str, list[Any]]]:
+    """Block Kit JSON as ``(pointer prefix, blocks)`` per message.
 
     A list of blocks or a payload is one message with prefix ``""``; the array ``split``
     prints is one entry per message, prefixed ``/<index>`` so that a violation's path
@@ -41,7 +53,9 @@ def read_messages(path: str | None) -> list[tuple[str, list[Any]]]:
     from ..blocks.shape import decode_blocks
     from ..exceptions import BlockDecodeError
 
-    data = read_json(path)
+    if is_markdown_text_messages(data):
+        raise CliError("invalid input: markdown_text messages hold no blocks to check "
+                       "(split them without --format markdown_text)")
     messages = list(enumerate(data)) if is_messages(data) else [(None, data)]
     out = []
     for index, message in messages:
