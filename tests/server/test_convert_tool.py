@@ -259,14 +259,14 @@ def test_mention_map_value_must_be_a_slack_id() -> None:
 def test_unknown_mode_is_converter_init_error() -> None:
     """An unknown mode string reaches the converter's own error, with the prefix."""
     msg = error_text(call(TOOL, {"markdown": "hello", "mode": "bogus"}))
-    assert msg == ('converter init failed: converter: invalid Mode "bogus" '
-                   "(want auto|rich_text|markdown_block|section_mrkdwn)")
+    assert msg == ('converter init failed: converter: invalid mode "bogus" '
+                   "(choose from auto, rich_text, markdown_block, section_mrkdwn)")
 
 
 def test_block_id_prefix_too_long_is_converter_init_error() -> None:
     """Any InvalidOptionsError is reported as converter init failed."""
     msg = error_text(call(TOOL, {"markdown": "hello", "block_id_prefix": "x" * 300}))
-    assert msg.startswith("converter init failed: converter: BlockIDPrefix length 300")
+    assert msg.startswith("converter init failed: converter: block_id_prefix is 300 bytes")
 
 
 def test_oversized_input_is_conversion_error() -> None:
