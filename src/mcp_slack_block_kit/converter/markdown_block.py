@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from .._markdown_syntax import code_span, escape_closing_hashes, fence_for
 from .escape import policy_escaper
 from .nodes import (
     CODE,
@@ -45,7 +46,7 @@ from .nodes import (
 )
 from .options import Options
 
-__all__ = ["emit_markdown", "longest_backtick_run"]
+__all__ = ["emit_markdown"]
 
 _URL_ESCAPES = str.maketrans({
     "<": "%3C", ">": "%3E", " ": "%20", "\t": "%09", "\n": "%0A", "\r": "%0D", "\f": "%0C",
@@ -71,21 +72,11 @@ _BLOCK_START_LINE = re.compile(
 )
 # The first non-blank character of every line _BLOCK_START_LINE can match (a superset).
 _BLOCK_START_CHARS = frozenset("#>-+*`~=_[0123456789")
-_BACKTICK_RUN = re.compile(r"`+")
 # Look-behinds sit after the literal they guard, so each pattern starts with a literal
 # (searched for quickly) instead of trying every position.
 _BARE_BACKTICK = re.compile(r"`(?<!\\`)")
-# A closing fence may be indented up to three spaces, so those runs count too.
-_LINE_START_BACKTICKS = re.compile(r"^ {0,3}(`+)", re.MULTILINE)
 _UNESCAPED_PIPE = re.compile(r"\|(?<!\\\|)")
 _ALIGN_MARKER = {"": " --- |", "left": " :--- |", "center": " :---: |", "right": " ---: |"}
-
-
-def longest_backtick_run(text: str) -> int:
-    """Length of the longest run of backticks in ``text`` (0 when there is none)."""
-    if "`" not in text:
-        return 0
-    return max(len(m) for m in _BACKTICK_RUN.findall(text))
 
 
 def _escape_block_starts(text: str) -> str:
@@ -185,7 +176,7 @@ class _Emitter:
                     out.append("\\\n")
             elif kind is CODE:
                 assert isinstance(node, Text)
-                out.append(_code_span(self.escape(node.text) if self.code_escape
+                out.append(code_span(self.escape(node.text) if self.code_escape
                                       else node.text))
             elif kind is EMPHASIS or kind is STRONG:
                 # The source's delimiter character: a `_` pair rewritten with `*` can pair
@@ -312,10 +303,7 @@ class _Emitter:
             body = self.inline_text(node.children)
             if "\n" in body:  # a setext heading may span lines; an ATX heading cannot
                 body = body.replace("  \n", " ").replace("\n", " ")
-            bare = body.rstrip("#")
-            if len(bare) < len(body) and (not bare or bare[-1] in " \t"):
-                # A trailing `#` run after a space would read as a closing sequence.
-                body = bare + "\\" + body[len(bare):]
+            body = escape_closing_hashes(body)
             return "#" * node.level + " " + body
         if kind is LIST:
             assert isinstance(node, ListNode)
@@ -435,7 +423,7 @@ class _Emitter:
         elif len(kids) == 1 and kids[0].kind is CODE:  # a lone code span, as inline() does
             only = kids[0]
             assert isinstance(only, Text)
-            text = _code_span(self.escape(only.text) if self.code_escape else only.text)
+            text = code_span(self.escape(only.text) if self.code_escape else only.text)
         else:
             text = self.inline_text(kids, in_cell=True)
         if "|" in text:
@@ -462,26 +450,12 @@ def _interrupts_paragraph(node: Node) -> bool:
     return node.kind in (HEADING, QUOTE, CODE_BLOCK)
 
 
-def _code_span(content: str) -> str:
-    fence = "`" * (longest_backtick_run(content) + 1)
-    # Pad with a space when the content would merge with the delimiter or when
-    # CommonMark would strip one leading and trailing space from it.
-    if content.startswith("`") or content.endswith("`") or (
-        len(content) > 1 and content[0] == " " and content[-1] == " " and content.strip(" ")
-    ):
-        content = f" {content} "
-    return fence + content + fence
-
-
 def _code_block(node: CodeBlock, force_fence: bool = False) -> str:
     content = node.text
     if not node.fenced and not force_fence:
         lines = content[:-1].split("\n") if content.endswith("\n") else content.split("\n")
         return "\n".join(["    " + line for line in lines])
-    longest = 0
-    if "`" in content:
-        longest = max((len(m) for m in _LINE_START_BACKTICKS.findall(content)), default=0)
-    fence = "`" * max(3, longest + 1)
+    fence = fence_for(content)
     language = node.language if "`" not in node.language else ""
     if not content:
         return f"{fence}{language}\n{fence}"
