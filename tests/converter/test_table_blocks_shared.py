@@ -7,11 +7,11 @@ from typing import Any
 import pytest
 
 from mcp_slack_block_kit import convert
+from mcp_slack_block_kit.converter.blockkit import table_blocks
 from mcp_slack_block_kit.converter.inline import InlineRenderer
 from mcp_slack_block_kit.converter.nodes import Table
 from mcp_slack_block_kit.converter.options import Options
 from mcp_slack_block_kit.converter.parse import parse
-from mcp_slack_block_kit.converter.rich_text import table_blocks
 
 
 @pytest.mark.parametrize("overrides", [{}, {"block_id_prefix": "b"}, {"allow_broadcasts": True},
