@@ -1,10 +1,12 @@
-"""Markdown-block emitter: re-emit the parse tree as the CommonMark subset Slack renders (§11).
+"""Markdown-block emitter: re-emit the parse tree as the CommonMark subset Slack renders.
 
-Text keeps its *source* form (backslash escapes and entities as written, [D6]) and is
-escaped per policy; alt text and titles are escaped too and URLs percent-encode ``<``,
-``>`` and whitespace ([D22]); refused links keep only their label ([D25]), and literal
+Text keeps its *source* form (backslash escapes and entities as written, so it reads back
+as the model wrote it) and is escaped per policy; alt text and titles are escaped too and
+URLs percent-encode ``<``, ``>`` and whitespace (so a URL can neither carry a live
+``<!here>`` nor end its destination early); refused links keep only their label, and literal
 text never pairs into a link of its own (``]`` + ``(`` in text is written ``]\\(``); fences
-grow past the longest backtick run in their content ([D11]). ``mention_map`` is not applied.
+grow past the longest backtick run in their content. ``mention_map`` is not applied (a
+markdown block has no mention elements).
 """
 
 from __future__ import annotations
@@ -281,49 +283,57 @@ class _Emitter:
         ``alternate`` makes a list use the other bullet (``*``) or delimiter (``)``), which
         a list directly after a list of the same type needs so the two do not merge.
         """
-        kind = node.kind
-        if kind is PARAGRAPH:
-            text = self.inline_text(node.children)
-            if self.escaping and "`" in text and text.lstrip(" ").startswith("<"):
-                # A paragraph that starts with a kept `<!subteam^…>`/`<!date^…>` token opens
-                # an HTML block for CommonMark readers, which then do not see its code spans
-                # as code: escape their content too, so nothing in them can broadcast.
-                self.code_escape = True
-                try:
-                    text = self.inline_text(node.children)
-                finally:
-                    self.code_escape = False
-            # A leading hard break would be a blank line; each pass drops one (3 characters).
-            while text.startswith("  \n"):
-                text = text[3:]
-            # Trailing blanks are invisible; the parser drops them too.
-            return _escape_block_starts(text.rstrip(" \t"))
-        if kind is HEADING:
-            assert isinstance(node, Heading)
-            body = self.inline_text(node.children)
-            if "\n" in body:  # a setext heading may span lines; an ATX heading cannot
-                body = body.replace("  \n", " ").replace("\n", " ")
-            body = escape_closing_hashes(body)
-            return "#" * node.level + " " + body
-        if kind is LIST:
-            assert isinstance(node, ListNode)
-            return self.render_list(node, alternate)
-        if kind is QUOTE:
-            body = self.blocks(node.children)
-            if not body:
-                return ">"
-            return "\n".join(["> " + line if line else ">" for line in body.split("\n")])
-        if kind is CODE_BLOCK:
-            assert isinstance(node, CodeBlock)
-            return _code_block(node, previous is not None and (
-                previous.kind is LIST
-                or (isinstance(previous, CodeBlock) and not previous.fenced)))
-        if kind is RULE:
-            return "---"
-        if kind is TABLE:
-            assert isinstance(node, Table)
-            return self.table(node)
+        handler = _BLOCKS.get(node.kind)
+        if handler is not None:
+            return handler(self, node, previous, alternate)
         return self.escape(plain_text(node)).rstrip("\n")
+
+    def paragraph(self, node: Node, previous: Node | None, alternate: bool) -> str:
+        text = self.inline_text(node.children)
+        if self.escaping and "`" in text and text.lstrip(" ").startswith("<"):
+            # A paragraph that starts with a kept `<!subteam^…>`/`<!date^…>` token opens
+            # an HTML block for CommonMark readers, which then do not see its code spans
+            # as code: escape their content too, so nothing in them can broadcast.
+            self.code_escape = True
+            try:
+                text = self.inline_text(node.children)
+            finally:
+                self.code_escape = False
+        # A leading hard break would be a blank line; each pass drops one (3 characters).
+        while text.startswith("  \n"):
+            text = text[3:]
+        # Trailing blanks are invisible; the parser drops them too.
+        return _escape_block_starts(text.rstrip(" \t"))
+
+    def heading(self, node: Node, previous: Node | None, alternate: bool) -> str:
+        assert isinstance(node, Heading)
+        body = self.inline_text(node.children)
+        if "\n" in body:  # a setext heading may span lines; an ATX heading cannot
+            body = body.replace("  \n", " ").replace("\n", " ")
+        return "#" * node.level + " " + escape_closing_hashes(body)
+
+    def list_block(self, node: Node, previous: Node | None, alternate: bool) -> str:
+        assert isinstance(node, ListNode)
+        return self.render_list(node, alternate)
+
+    def quote(self, node: Node, previous: Node | None, alternate: bool) -> str:
+        body = self.blocks(node.children)
+        if not body:
+            return ">"
+        return "\n".join(["> " + line if line else ">" for line in body.split("\n")])
+
+    def code_block(self, node: Node, previous: Node | None, alternate: bool) -> str:
+        assert isinstance(node, CodeBlock)
+        return _code_block(node, previous is not None and (
+            previous.kind is LIST
+            or (isinstance(previous, CodeBlock) and not previous.fenced)))
+
+    def rule(self, node: Node, previous: Node | None, alternate: bool) -> str:
+        return "---"
+
+    def table_block(self, node: Node, previous: Node | None, alternate: bool) -> str:
+        assert isinstance(node, Table)
+        return self.table(node)
 
     def render_list(self, node: ListNode, alternate: bool = False) -> str:
         lines: list[str] = []
@@ -429,6 +439,18 @@ class _Emitter:
         if "|" in text:
             text = _UNESCAPED_PIPE.sub(r"\\|", text)
         return text.replace("\n", " ") if "\n" in text else text
+
+
+# One method per block kind (the others are written as their escaped plain text).
+_BLOCKS: dict[str, Callable[[_Emitter, Node, Node | None, bool], str]] = {
+    PARAGRAPH: _Emitter.paragraph,
+    HEADING: _Emitter.heading,
+    LIST: _Emitter.list_block,
+    QUOTE: _Emitter.quote,
+    CODE_BLOCK: _Emitter.code_block,
+    RULE: _Emitter.rule,
+    TABLE: _Emitter.table_block,
+}
 
 
 def _adjacent_list(previous: Node | None, node: Node) -> bool:
