@@ -54,7 +54,7 @@ def test_cell_fast_paths_equal_the_inline_renderer() -> None:
 
 # Text of any size around the limits: multi-byte characters so that a cut can fall inside one.
 _long_text = st.builds(lambda unit, n: unit * n,
-                       st.sampled_from(["a", "é", "€", "😀", "a b", "*x_"]), st.integers(1, 2100))
+                       st.sampled_from(["a", "é", "€", "😀", "a b", "x-"]), st.integers(1, 2100))
 
 
 @settings(max_examples=40, deadline=None)
