@@ -94,7 +94,9 @@ def test_long_normalized_text_declines() -> None:
     assert len(md.encode()) > 12000
     result = convert(md)
     assert {b["type"] for b in result.blocks} == {"rich_text"}
-    assert result.warnings == []
+    # No advisory; only the note that 300 blocks need several messages.
+    assert len(result.warnings) == 1
+    assert result.warnings[0].startswith("does not fit one message (300 blocks, max 50)")
 
 
 def test_d7_emitted_text_over_limit_falls_back_without_error() -> None:
@@ -117,7 +119,9 @@ def test_table_over_100_rows_declines() -> None:
     md = "| col |\n|---|\n" + "".join(f"| r{i} |\n" for i in range(100))
     result = convert(md)
     assert [b["type"] for b in result.blocks] == ["table", "table"]
-    assert result.warnings == []
+    # No advisory; only the note that two tables need two messages.
+    assert len(result.warnings) == 1
+    assert result.warnings[0].startswith("does not fit one message (2 tables, max 1)")
 
 
 def test_table_of_exactly_100_rows_is_accepted() -> None:

@@ -21,11 +21,14 @@ EPILOG = """\
 examples:
   mcp-slack-block-kit split reply.md > messages.json
   mcp-slack-block-kit split blocks.json --input blocks --pretty
+  mcp-slack-block-kit split reply.md --format markdown_text
 
 Input: Markdown, or Block Kit JSON (a list of blocks or a payload {"blocks": [...]}).
 With --input auto (default) text that parses as such JSON is blocks, anything else is
 Markdown. Output: a JSON array of messages {"blocks": [...], "text": "..."}, each of which
 passes `validate` on its own; post them in order (chat.postMessage blocks= and text=).
+With --format markdown_text: messages {"markdown_text": "..."} of at most 12,000 bytes
+(chat.postMessage markdown_text=).
 """
 
 
@@ -36,6 +39,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--input", choices=("auto", "markdown", "blocks"), default="auto",
                         help="how to read the input (default: auto-detect)")
     add_converter_flags(parser)
+    parser.add_argument("--format", choices=("blocks", "markdown_text"), default="blocks",
+                        help='messages of blocks {"blocks", "text"} (default), or '
+                             '{"markdown_text"} messages (Markdown input only)')
     parser.add_argument("--pretty", action="store_true", help="indent the JSON")
 
 
@@ -74,9 +80,9 @@ def run(args: argparse.Namespace) -> int:
     data = _as_blocks(text, args.input)
     try:
         if data is None:
-            messages = to_messages(text, options=options_from_args(args))
+            messages = to_messages(text, options=options_from_args(args), format=args.format)
         else:
-            messages = to_messages(data)
+            messages = to_messages(data, format=args.format)
     except BlockDecodeError as exc:
         raise CliError(f"invalid input: {exc}") from None
     except SlackBlockKitError as exc:

@@ -144,8 +144,8 @@ def _convert(markdown: str, options: Any, *, as_messages: bool,
              with_preview: bool) -> dict[str, Any]:
     """The convert result (``ConvertOutput``): the reply as ``blocks`` with its
     ``text_fallback``, or as ``messages``; the optional preview link; ``warnings``."""
+    from ..blocks.fallback import derive_text_fallback
     from ..converter.core import convert_for_messages
-    from ..converter.fallback import derive_text_fallback
     from ..converter.options import Mode
     from ..messages import to_messages
 
@@ -199,7 +199,9 @@ def validate_block_kit(
     blocks per message, 100 per modal/home; 10 section fields; 10 context elements), button,
     context and table limits (100 rows, 20 columns), XOR rules (e.g. section needs text or
     fields), unique block_ids, at most one table per message and the 12,000-byte cumulative
-    markdown-block cap. Returns structured violations with JSON-pointer paths (/blocks/3/text/text)
+    markdown-block cap; limits users reported but Slack does not document (a markdown block
+    counting as the blocks it renders, ~10,000 characters across a table's cells) come back as
+    warnings. Returns structured violations with JSON-pointer paths (/blocks/3/text/text)
     and fix hints. `strict` also flags deprecated patterns; `surface` ("message", "modal", "home")
     sets the block ceiling. Give either `blocks` or a whole `payload`.
     """

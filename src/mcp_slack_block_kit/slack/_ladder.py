@@ -113,17 +113,10 @@ def _text_messages(markdown: str, allow_broadcasts: bool) -> list[dict[str, Any]
 
 def _cut_fenced(text: str, limit: int) -> list[str]:
     """``text`` cut into parts of at most ``limit`` bytes, a code fence closed at the end of
-    a part and reopened at the start of the next: the splitter's own cut. (It is moving
-    from ``messages`` to ``blocks.fenced``; found by name so either place works.)"""
-    from importlib import import_module
+    a part and reopened at the start of the next: the splitter's own cut."""
+    from ..blocks.fenced import cut_fenced
 
-    try:
-        cut = import_module("..blocks.fenced", __package__).cut_fenced
-    except ModuleNotFoundError as exc:
-        if not (exc.name or "").endswith(".blocks.fenced"):
-            raise
-        cut = import_module("..messages", __package__)._split_fenced_text
-    return list(cut(text, limit))
+    return cut_fenced(text, limit)
 
 
 def _source(blocks: Sequence[Mapping[str, Any]]) -> str:

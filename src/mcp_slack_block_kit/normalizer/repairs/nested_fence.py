@@ -23,8 +23,9 @@ Fires when (numbered guards), walking from a FENCE_OPEN:
    the text after it ends inside no fence (``'```md\\n```py\\n```\\ny\\n```\\nz\\n```'``
    stays: pairing the last two runs either way is a guess);
 6. the reply holds at most 8 such blocks (each fix re-classifies the text);
-7. between the inner blocks no fence line of the other character stands (``'~~~\\n~~~py\\n~~~\\n```\\n~~~'``
-   stays: CommonMark opens a backtick block there that holds the last ``~~~`` as code).
+7. between the inner blocks no fence line of the other character stands
+   (``'~~~\\n~~~py\\n~~~\\n```\\n~~~'`` stays: CommonMark opens a backtick block there that
+   holds the last ``~~~`` as code).
 
 Never fires on: sequential fences (``'```py\\na\\n```\\ntext\\n```sh\\nb\\n```'``),
 an outer fence already longer than the inner ones (``'````md\\n```py\\n```\\n````'``),
