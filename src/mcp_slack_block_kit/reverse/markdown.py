@@ -1,4 +1,4 @@
-"""Render Block Kit dicts as CommonMark, reporting each kind of loss once (spec §6)."""
+"""Render Block Kit dicts as CommonMark, reporting each kind of loss once."""
 
 from __future__ import annotations
 
@@ -105,7 +105,9 @@ def _mrkdwn_plain(text: str) -> str:
 
 
 def _heading_form(text: str) -> str | None:
-    """Inner text of a section that is one bold run (``*X*``), else ``None`` ([D29])."""
+    """Inner text of a section that is one bold run (``*X*``), else ``None``: the
+    converter writes a heading that cannot be a header block that way, so it reads back as
+    a heading."""
     if len(text) < 3 or text[0] != "*" or text[-1] != "*" or "\n" in text or "\r" in text:
         return None
     inner = text[1:-1]
