@@ -51,10 +51,12 @@ def _block_messages(markdown: str, options: Any) -> list[dict[str, Any]]:
                                 text=result.text_fallback)
 
 
-def _markdown_text_messages(markdown: str, options: Any) -> list[dict[str, Any]]:
-    """The reply as ``markdown_text`` messages: normalized, escaped by the mention policy
-    like a markdown block's prose (the streaming escaper, so both agree), cut between
-    blocks, else at a sentence or word, an open code fence closed and reopened."""
+def markdown_text_messages(markdown: str, options: Any
+                           ) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
+    """The reply as ``markdown_text`` messages, and the repair codes that fired: normalized,
+    escaped by the mention policy like a markdown block's prose (the streaming escaper, so
+    both agree), cut between blocks, else at a sentence or word, an open code fence closed
+    and reopened."""
     from .converter.slack_urls import rewrite_slack_url_forms
     from .normalizer import normalize
     from .streaming.escape import Escaper
@@ -68,10 +70,10 @@ def _markdown_text_messages(markdown: str, options: Any) -> list[dict[str, Any]]
         rewrite_slack_url_forms(markdown),
         decode_html_entities=opts.decode_html_entities,
         repair_mismatched_emphasis=opts.repair_mismatched_emphasis,
-    ).text
-    escaped = "".join(piece.text for piece in Escaper(opts).block(normalized))
-    return [{"markdown_text": text} for text in cut_fenced(escaped, MAX_MARKDOWN_TEXT_CHARS)
-            if text.strip()]
+    )
+    escaped = "".join(piece.text for piece in Escaper(opts).block(normalized.text))
+    return ([{"markdown_text": text} for text in cut_fenced(escaped, MAX_MARKDOWN_TEXT_CHARS)
+             if text.strip()], normalized.fired)
 
 
 def to_messages(markdown_or_blocks: str | list[Block] | dict[str, Any], *,
@@ -104,7 +106,7 @@ def to_messages(markdown_or_blocks: str | list[Block] | dict[str, Any], *,
             _options(options)
             return []
         if format == "markdown_text":
-            return _markdown_text_messages(markdown_or_blocks, options)
+            return markdown_text_messages(markdown_or_blocks, options)[0]
         return _block_messages(markdown_or_blocks, options)
     if format == "markdown_text":
         raise InvalidOptionsError(

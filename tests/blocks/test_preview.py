@@ -1,4 +1,4 @@
-"""Block Kit Builder preview URLs (validation spec §5)."""
+"""Block Kit Builder preview URLs."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ PREVIEW_CASES = read_fixture_file(FIXTURES / "blocks" / "preview.md")
 
 @pytest.mark.parametrize("case", PREVIEW_CASES, ids=[c.id for c in PREVIEW_CASES])
 def test_fixture_vectors(case: Any) -> None:
-    """The §5 vectors (and a hostile payload) from the fixture file."""
+    """The fixture vectors (and a hostile payload) from the fixture file."""
     r = preview_url(json.loads(case.input))
     assert f"{r.url}\n{r.byte_size}\n{'truncated' if r.truncated else 'complete'}\n" == (
         case.expected)

@@ -1,4 +1,4 @@
-"""Safety properties of ``normalize`` under all four flag combinations (normalizer.md §8)."""
+"""Safety properties of ``normalize`` under all four flag combinations."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def test_idempotent(text: str, entities: bool) -> None:
 
 @pytest.mark.parametrize("seed", REGRESSION_SEEDS)
 def test_idempotent_on_regression_seeds(seed: str) -> None:
-    """P1 on every §9 seed."""
+    """Idempotence on every fuzz seed."""
     first = normalize(seed)
     assert normalize(first.text) == (first.text, ())
 
@@ -85,7 +85,7 @@ def test_fenced_code_is_preserved(line: str, before: str, after: str) -> None:
 @MAX
 @given(lines=st.lists(payload, min_size=1, max_size=5), quote=st.booleans())
 def test_nested_fence_content_is_preserved(lines: list[str], quote: bool) -> None:
-    """[D19] The content of a fence inside a quote or list item is preserved too."""
+    """The content of a fence inside a quote or list item is preserved too."""
     prefix = "> " if quote else "  "
     opener = "> ```" if quote else "- ```"
     src = "\n".join([opener, *(prefix + ln for ln in lines), prefix + "```", "", "after"])

@@ -28,7 +28,7 @@ INPUTS = {
     "convert_markdown_to_block_kit": [
         "markdown", "mode", "allow_broadcasts", "preserve_mention_tokens", "prefer_rich_text",
         "decode_html_entities", "repair_mismatched_emphasis", "mention_map",
-        "return_preview_url", "split", "block_id_prefix"],
+        "return_preview_url", "split", "block_id_prefix", "format"],
     "validate_block_kit": [*BLOCK_INPUT, "strict", "surface"],
     "preview_block_kit": [*BLOCK_INPUT, "team_id", "format"],
     "lint_block_kit": [*BLOCK_INPUT, "thresholds", "surface"],

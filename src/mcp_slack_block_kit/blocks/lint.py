@@ -118,7 +118,8 @@ def lint(blocks: Any, *, surface: Surface | str = Surface.MESSAGE,
             message = (f"{count} ({pct}% of Slack's {ceiling}-block limit for the "
                        f"{name} surface)")
         findings.append(Finding("/blocks", "blocks_near_limit", message,
-                                "consider splitting into multiple messages with split_blocks"))
+                                "consider splitting it into several messages (to_messages, "
+                                "or the CLI's split)"))
 
     for i, block in enumerate(blocks):
         type_ = block["type"]
@@ -152,7 +153,7 @@ def lint(blocks: Any, *, surface: Surface | str = Surface.MESSAGE,
             "/blocks", "message_very_long",
             f"{total} bytes of text ({pct}% of the {MAX_MESSAGE_TEXT_CHARS}-byte message budget)",
             "long messages are hard to read and may be cut in notifications; "
-            "post them as several messages with to_messages or split_blocks"))
+            "post them as several messages (to_messages, or the CLI's split)"))
     return findings
 
 

@@ -93,6 +93,19 @@ def split_argument(value: object) -> bool:
     return as_messages
 
 
+def message_format(value: object) -> str:
+    """The ``format`` of ``convert_markdown_to_block_kit``: ``"blocks"`` (``""`` too) or
+    ``"markdown_text"``, as ``to_messages`` takes it."""
+    from ..messages import FORMATS
+
+    if value == "":
+        return "blocks"
+    if not isinstance(value, str) or value not in FORMATS:
+        raise ToolInputError(f"invalid input: invalid format {_q(value)} "
+                             f"(want {_one_of(FORMATS)})")
+    return value
+
+
 _PREVIEW_FORMATS = ("url", "html", "both")
 
 

@@ -54,10 +54,17 @@ class LintThresholdsInput(BaseModel):
 
 
 class MessageOutput(TypedDict):
-    """One message of a reply too long for one: post it as chat.postMessage(**message)."""
+    """One message of a reply too long for one: post it as chat.postMessage(**message).
 
-    blocks: Annotated[list[Block], Field(description="This message's blocks: blocks=.")]
-    text: Annotated[str, Field(description="This message's notification text: text=.")]
+    ``blocks`` and ``text`` by default; ``markdown_text`` alone with format="markdown_text".
+    """
+
+    blocks: NotRequired[Annotated[list[Block], Field(
+        description="This message's blocks: blocks=.")]]
+    text: NotRequired[Annotated[str, Field(
+        description="This message's notification text: text=.")]]
+    markdown_text: NotRequired[Annotated[str, Field(
+        description='With format="markdown_text": this message\'s Markdown: markdown_text=.')]]
 
 
 class ConvertOutput(TypedDict):

@@ -19,6 +19,7 @@ from .arguments import (
     ToolInputError,
     blocks_argument,
     html_wanted,
+    message_format,
     split_argument,
     surface_argument,
 )
@@ -93,6 +94,11 @@ def convert_markdown_to_block_kit(
     block_id_prefix: Annotated[str, Field(
         description='Default "" (no block ids). A prefix gives every block a block_id '
                     "PREFIX-<n>.")] = "",
+    format: Annotated[Any, WithJsonSchema({"type": "string"}), Field(
+        description='Default "blocks" ("" also means blocks): Block Kit as described above. '
+                    '"markdown_text" returns `messages` of {"markdown_text": …} instead, '
+                    "each at most 12,000 characters, for chat.postMessage(markdown_text=…): "
+                    "the repaired, mention-escaped Markdown, split like a long stream.")] = "",
 ) -> CallToolResult:
     """Convert Markdown (typically an LLM reply) into Slack Block Kit messages ready for
     chat.postMessage.
@@ -115,6 +121,7 @@ def convert_markdown_to_block_kit(
 
     try:
         as_messages = split_argument(split)
+        wanted = message_format(format)
     except ToolInputError as exc:
         return error(str(exc))
     values: dict[str, Any] = {
@@ -133,11 +140,27 @@ def convert_markdown_to_block_kit(
     except InvalidOptionsError as exc:
         return error(f"converter init failed: {exc}")
     try:
-        out = _convert(markdown, options, as_messages=as_messages,
-                       with_preview=bool(return_preview_url))
+        if wanted == "markdown_text":
+            out = _markdown_text(markdown, options)
+        else:
+            out = _convert(markdown, options, as_messages=as_messages,
+                           with_preview=bool(return_preview_url))
     except SlackBlockKitError as exc:
         return error(f"conversion failed: {exc}")
     return ok_text(out)
+
+
+def _markdown_text(markdown: str, options: Any) -> dict[str, Any]:
+    """The convert result with format="markdown_text": ``messages`` of ``markdown_text``
+    (always a list, one message or several) and the repairs made, as ``warnings``."""
+    from ..converter.warnings import normalization_warning
+    from ..messages import markdown_text_messages
+
+    if not markdown.strip():
+        return {"messages": [], "warnings": []}
+    messages, fired = markdown_text_messages(markdown, options)
+    return {"messages": messages,
+            "warnings": [normalization_warning(fired)] if fired else []}
 
 
 def _convert(markdown: str, options: Any, *, as_messages: bool,
