@@ -46,9 +46,7 @@ def test_chunk_fixture_vectors(case: Any) -> None:
 @pytest.mark.parametrize(("blocks", "max_per_chunk", "expected"), [
     ([], 50, []),
     ([D] * 2, 50, [2]),
-    ([D] * 60, 0, [50, 10]),
     ([D] * 60, 50, [50, 10]),
-    ([D] * 60, -3, [50, 10]),
     ([D] * 101, 50, [50, 50, 1]),
     ([D] * 100, 100, [100]),
     ([D] * 3, 1, [1, 1, 1]),
@@ -107,12 +105,12 @@ block_strategy = st.one_of(
 
 
 @settings(max_examples=150)
-@given(st.lists(block_strategy, max_size=130), st.integers(-2, 60))
+@given(st.lists(block_strategy, max_size=130), st.integers(1, 60))
 def test_chunk_properties(blocks: list[Any], max_per_chunk: int) -> None:
     """Nothing dropped, duplicated or reordered; each chunk within its bounds and valid."""
     chunks = chunk_blocks(blocks, max_per_chunk)
     assert [b for c in chunks for b in c] == blocks
-    limit = max_per_chunk if max_per_chunk > 0 else 50
+    limit = max_per_chunk
     for chunk in chunks:
         assert 0 < len(chunk) <= limit
         assert sum(b["type"] == "table" for b in chunk) <= 1
@@ -283,3 +281,12 @@ def _reference_split(text: str, max_chars: int, margin: int) -> list[str]:
 def test_split_matches_literal_algorithm(text: str, max_chars: int, margin: int) -> None:
     """split_text equals a literal transcription of the spec algorithm."""
     assert split_text(text, max_chars, margin) == _reference_split(text, max_chars, margin)
+
+
+@pytest.mark.parametrize("size", [0, -1, True, 2.5])
+def test_chunk_size_below_one_is_refused(size: Any) -> None:
+    """A chunk size is a whole number of at least 1; 0 does not mean "the default"."""
+    from mcp_slack_block_kit.exceptions import InvalidOptionsError
+
+    with pytest.raises(InvalidOptionsError, match="max_per_chunk"):
+        chunk_blocks([{"type": "divider"}], size)

@@ -276,22 +276,26 @@ def test_max_input_bytes_counts_utf8_bytes(cli: Any) -> None:
     assert err == "error: convert: input exceeds configured maximum size: 66 bytes (limit 64)\n"
 
 
-def test_max_input_bytes_zero_keeps_default(cli: Any) -> None:
-    status, _, err = cli(["convert", "--max-input-bytes", "0"], "x" * 1000)
+def test_max_input_bytes_left_out_keeps_default(cli: Any) -> None:
+    status, _, err = cli(["convert"], "x" * 1000)
     assert status == 0, err
-    status, _, err = cli(["convert", "--max-input-bytes", "0"], "x" * 262145)
+    status, _, err = cli(["convert"], "x" * 262145)
     assert status == 2
     assert err == ("error: convert: input exceeds configured maximum size: 262145 bytes "
                    "(limit 262144)\n")
 
 
 @pytest.mark.parametrize(("flag", "value", "message"), [
-    ("--max-input-bytes", "-5", "-5 is negative (0 keeps the default)"),
-    ("--max-nesting-depth", "-1", "-1 is negative (0 keeps the default)"),
+    ("--max-input-bytes", "-5", "-5 is not a positive number (leave the flag out for the "
+                                "default)"),
+    ("--max-nesting-depth", "0", "0 is not a positive number (leave the flag out for the "
+                                 "default)"),
+    ("--paragraph-char-limit", "0", "0 is not a positive number (leave the flag out for the "
+                                    "default)"),
     ("--max-nesting-depth", "deep", "'deep' is not an integer"),
 ])
 def test_negative_limits_are_refused(cli: Any, flag: str, value: str, message: str) -> None:
-    """A negative limit is a mistake, not a quiet "use the default"."""
+    """A limit below 1 is a mistake, not a quiet "use the default"."""
     status, out, err = cli(["convert", flag, value], "hi")
     assert (status, out, err) == (2, "", f"error: argument {flag}: {message}\n")
 
@@ -309,8 +313,8 @@ def test_no_tables_flag(cli: Any) -> None:
 
 
 def test_max_nesting_depth_flag(cli: Any) -> None:
-    """--max-nesting-depth lowers the nesting limit (0 keeps the default 100)."""
-    assert cli(["convert", "--max-nesting-depth", "0"], "> > > x")[0] == 0
+    """--max-nesting-depth lowers the nesting limit (left out, it is 100)."""
+    assert cli(["convert"], "> > > x")[0] == 0
     status, out, err = cli(["convert", "--max-nesting-depth", "2"], "> > > x")
     assert (status, out) == (2, "")
     assert err.startswith("error: convert: input nests deeper than configured maximum: ")
@@ -326,13 +330,10 @@ def test_every_option_has_a_flag(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["convert", "--help"])
     out = capsys.readouterr().out
-    reserved = {"emit_standalone_link_as_button", "paragraph_char_limit",  # no effect
-                "max_blocks_per_chunk"}  # convert returns one list; `split` cuts messages
     flags = {"enable_tables": "--no-tables"}
     for field in dataclasses.fields(Options):
-        if field.name not in reserved:
-            flag = flags.get(field.name, "--" + field.name.replace("_", "-"))
-            assert flag in out, field.name
+        flag = flags.get(field.name, "--" + field.name.replace("_", "-"))
+        assert flag in out, field.name
 
 
 def test_mode_help_lists_the_choices(capsys: pytest.CaptureFixture[str]) -> None:

@@ -19,19 +19,31 @@ from mcp_slack_block_kit.exceptions import InvalidOptionsError, SlackBlockKitErr
 def test_default_options_match_spec() -> None:
     """default_options() has exactly the documented defaults (README, Options)."""
     o = default_options()
-    assert (o.mode, o.max_blocks_per_chunk, o.paragraph_char_limit, o.max_input_bytes) == (
-        Mode.AUTO, 50, 3000, 262144)
-    assert (o.allow_broadcasts, o.enable_tables, o.emit_standalone_link_as_button) == (
-        False, True, False)
+    assert (o.mode, o.paragraph_char_limit, o.max_input_bytes) == (Mode.AUTO, 3000, 262144)
+    assert (o.allow_broadcasts, o.enable_tables) == (False, True)
     assert o.max_nesting_depth == 100 and o.mention_map is None
 
 
-def test_zero_values_take_defaults() -> None:
-    """Zero/empty values are normalised to the defaults."""
-    o = Options(mode="", max_blocks_per_chunk=0, paragraph_char_limit=0, max_input_bytes=0,
-                max_nesting_depth=0)
-    assert (o.mode, o.max_blocks_per_chunk, o.paragraph_char_limit, o.max_input_bytes,
-            o.max_nesting_depth) == (Mode.AUTO, 50, 3000, 262144, 100)
+def test_an_empty_mode_is_auto() -> None:
+    """An empty mode string (as a form or an MCP client sends it) means auto."""
+    assert Options(mode="").mode is Mode.AUTO
+
+
+@pytest.mark.parametrize("field", ["paragraph_char_limit", "max_input_bytes",
+                                   "max_nesting_depth"])
+@pytest.mark.parametrize("value", [0, -1])
+def test_zero_is_not_a_default(field: str, value: int) -> None:
+    """A limit is a whole number of at least 1: 0 is refused, not read as "the default"
+    (leave the field out for that)."""
+    with pytest.raises(InvalidOptionsError, match=f"{field}={value} must be"):
+        Options(**{field: value})
+
+
+def test_retired_options_are_unknown() -> None:
+    """The options that did nothing are gone, so passing one is an error, not a no-op."""
+    for name in ("emit_standalone_link_as_button", "max_blocks_per_chunk"):
+        with pytest.raises(TypeError):
+            Options(**{name: True})
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
@@ -41,11 +53,10 @@ def test_zero_values_take_defaults() -> None:
     ({"block_id_prefix": "x" * 248},
      "converter: block_id_prefix is 248 bytes, which leaves no room for the block number "
      "(at most 247 bytes)"),
-    ({"max_blocks_per_chunk": 51}, "converter: max_blocks_per_chunk=51 out of range [1, 50]"),
     ({"paragraph_char_limit": 3001},
-     "converter: paragraph_char_limit=3001 out of range [1, 3000]"),
-    ({"max_input_bytes": -1}, "converter: max_input_bytes=-1 cannot be negative"),
-    ({"max_nesting_depth": -5}, "converter: max_nesting_depth=-5 cannot be negative"),
+     "converter: paragraph_char_limit=3001 must be from 1 to 3000"),
+    ({"max_input_bytes": -1}, "converter: max_input_bytes=-1 must be at least 1"),
+    ({"max_nesting_depth": -5}, "converter: max_nesting_depth=-5 must be at least 1"),
     ({"mention_map": {"boss": "<!channel>"}},
      'converter: mention_map["boss"] = "<!channel>" is not a Slack user (U…/W…), channel (C…) '
      "or user group (S…) ID"),

@@ -7,12 +7,13 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..exceptions import InvalidOptionsError
 from .limits import DEFAULT_MAX_BLOCKS_PER_CHUNK, MAX_MARKDOWN_BLOCK_SUM
 from .shape import Block, decode_blocks
 
 __all__ = ["chunk_blocks", "concat", "split_text"]
 
-# ASCII whitespace as the spec defines it: space, TAB, LF, CR, FF, VT.
+# ASCII whitespace: space, TAB, LF, CR, FF, VT.
 _PARAGRAPH_CUT = re.compile(rb"\n\n(?=[^\n])")
 _SENTENCE_CUT = re.compile(rb"[.!?][ \t\n\r\f\v]+(?=[^ \t\n\r\f\v])")
 _WORD_CUT = re.compile(rb"[ \t\n\r\f\v](?=[^ \t\n\r\f\v])")
@@ -23,7 +24,7 @@ def chunk_blocks(blocks: Any,
                  max_per_chunk: int = DEFAULT_MAX_BLOCKS_PER_CHUNK) -> list[list[Block]]:
     """Group ``blocks`` (a list or ``{"blocks": [...]}`` payload) into postable chunks.
 
-    Greedy and order-preserving: at most ``max_per_chunk`` blocks (≤0 means 50), at most
+    Greedy and order-preserving: at most ``max_per_chunk`` blocks (at least 1), at most
     one ``table`` and at most 12,000 bytes of ``markdown`` block text per chunk (a single
     longer ``markdown`` block gets a chunk of its own). Blocks are not modified.
     Malformed input raises ``BlockDecodeError``.
@@ -32,8 +33,11 @@ def chunk_blocks(blocks: Any,
 
 
 def _chunk(blocks: Iterable[Block], max_per_chunk: int) -> list[list[Block]]:
-    if max_per_chunk <= 0:
-        max_per_chunk = DEFAULT_MAX_BLOCKS_PER_CHUNK
+    if isinstance(max_per_chunk, bool) or not isinstance(max_per_chunk, int) \
+            or max_per_chunk < 1:
+        raise InvalidOptionsError(
+            f"chunk_blocks: max_per_chunk must be a whole number of at least 1, "
+            f"not {max_per_chunk!r}")
     chunks: list[list[Block]] = []
     current: list[Block] = []
     has_table = False

@@ -174,13 +174,26 @@ def _mode(value: str) -> str:
 
 
 def non_negative(value: str) -> int:
-    """An integer flag where 0 means "the default" and a negative number is a mistake."""
+    """A percentage flag of ``lint``, where 0 keeps the default and a negative number is a
+    mistake (the thresholds' own rule, shared with the MCP tool)."""
     try:
         number = int(value)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{value!r} is not an integer") from None
     if number < 0:
         raise argparse.ArgumentTypeError(f"{number} is negative (0 keeps the default)")
+    return number
+
+
+def positive(value: str) -> int:
+    """A whole-number flag of at least 1 (leave the flag out for the default)."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not an integer") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(
+            f"{number} is not a positive number (leave the flag out for the default)")
     return number
 
 
@@ -206,11 +219,13 @@ def add_converter_flags(parser: argparse.ArgumentParser) -> None:
                    help='map @handles to Slack IDs, e.g. \'{"alice": "U012AB3CD"}\' or @map.json')
     g.add_argument("--block-id-prefix", default="", metavar="PREFIX",
                    help="give every block a block_id PREFIX-<n>")
-    g.add_argument("--max-input-bytes", type=non_negative, default=0, metavar="N",
-                   help="refuse input larger than N bytes (default 262144; 0 keeps the default)")
-    g.add_argument("--max-nesting-depth", type=non_negative, default=0, metavar="N",
-                   help="refuse input nested deeper than N levels (default 100; 0 keeps the "
-                        "default)")
+    g.add_argument("--paragraph-char-limit", type=positive, default=None, metavar="N",
+                   help="section_mrkdwn: cut long paragraphs and code at N bytes "
+                        "(default and most 3000)")
+    g.add_argument("--max-input-bytes", type=positive, default=None, metavar="N",
+                   help="refuse input larger than N bytes (default 262144)")
+    g.add_argument("--max-nesting-depth", type=positive, default=None, metavar="N",
+                   help="refuse input nested deeper than N levels (default 100)")
 
 
 def options_from_args(args: argparse.Namespace) -> Any:
@@ -239,9 +254,10 @@ def options_from_args(args: argparse.Namespace) -> Any:
         "preserve_mention_tokens": args.preserve_mention_tokens,
         "mention_map": mention_map,
         "block_id_prefix": args.block_id_prefix,
-        "max_input_bytes": args.max_input_bytes,
-        "max_nesting_depth": args.max_nesting_depth,
     }
+    for name in ("paragraph_char_limit", "max_input_bytes", "max_nesting_depth"):
+        if getattr(args, name) is not None:  # a flag left out keeps the default
+            values[name] = getattr(args, name)
     try:
         return options_from_mapping(values)
     except InvalidOptionsError as exc:

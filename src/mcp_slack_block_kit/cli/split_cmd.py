@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     from ..exceptions import BlockDecodeError, SlackBlockKitError
     from ..messages import to_messages
 
-    markdown_limit = args.max_input_bytes if args.max_input_bytes > 0 else DEFAULT_MAX_INPUT_BYTES
+    markdown_limit = args.max_input_bytes or DEFAULT_MAX_INPUT_BYTES
     if args.input == "markdown":
         text = read_text(args.file, markdown_limit, label="convert")
     else:  # blocks JSON may be larger than the Markdown limit; the converter checks Markdown

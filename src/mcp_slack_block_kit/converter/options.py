@@ -12,12 +12,10 @@ from typing import Any
 
 from ..blocks.limits import (
     BLOCK_ID_SUFFIX_RESERVE,
-    DEFAULT_MAX_BLOCKS_PER_CHUNK,
     DEFAULT_MAX_INPUT_BYTES,
     DEFAULT_MAX_NESTING_DEPTH,
     DEFAULT_PARAGRAPH_CHAR_LIMIT,
     MAX_BLOCK_ID_CHARS,
-    MAX_BLOCKS_PER_MESSAGE,
     MAX_SECTION_TEXT_CHARS,
 )
 from ..exceptions import InvalidOptionsError
@@ -48,7 +46,7 @@ def _q(value: object) -> str:
 
 @dataclass(frozen=True)
 class Options:
-    """Conversion options; every field is validated (and zero values defaulted) on construction.
+    """Conversion options; every field is validated on construction.
 
     Raises ``InvalidOptionsError`` for a bad value. Use ``dataclasses.replace`` (or
     ``convert(md, **overrides)``) to derive a variant.
@@ -56,9 +54,8 @@ class Options:
 
     mode: Mode | str = Mode.AUTO
     block_id_prefix: str = ""
-    emit_standalone_link_as_button: bool = False  # reserved; no effect
-    max_blocks_per_chunk: int = DEFAULT_MAX_BLOCKS_PER_CHUNK
-    paragraph_char_limit: int = DEFAULT_PARAGRAPH_CHAR_LIMIT  # reserved; no effect in v1
+    # section_mrkdwn: the size (UTF-8 bytes) its long paragraphs and code are cut at.
+    paragraph_char_limit: int = DEFAULT_PARAGRAPH_CHAR_LIMIT
     max_input_bytes: int = DEFAULT_MAX_INPUT_BYTES
     allow_broadcasts: bool = False
     preserve_mention_tokens: bool = False
@@ -89,17 +86,10 @@ class Options:
                 f"converter: block_id_prefix is {n} bytes, which leaves no room for the block "
                 f"number (at most {_MAX_PREFIX} bytes)"
             )
-        set_(self, "max_blocks_per_chunk", _ranged(
-            "max_blocks_per_chunk", self.max_blocks_per_chunk,
-            DEFAULT_MAX_BLOCKS_PER_CHUNK, MAX_BLOCKS_PER_MESSAGE))
-        set_(self, "paragraph_char_limit", _ranged(
-            "paragraph_char_limit", self.paragraph_char_limit,
-            DEFAULT_PARAGRAPH_CHAR_LIMIT, MAX_SECTION_TEXT_CHARS))
-        set_(self, "max_input_bytes", _non_negative(
-            "max_input_bytes", self.max_input_bytes, DEFAULT_MAX_INPUT_BYTES))
-        set_(self, "max_nesting_depth", _non_negative(
-            "max_nesting_depth", self.max_nesting_depth, DEFAULT_MAX_NESTING_DEPTH))
-        for name in ("emit_standalone_link_as_button", "allow_broadcasts",
+        _ranged("paragraph_char_limit", self.paragraph_char_limit, MAX_SECTION_TEXT_CHARS)
+        _ranged("max_input_bytes", self.max_input_bytes)
+        _ranged("max_nesting_depth", self.max_nesting_depth)
+        for name in ("allow_broadcasts",
                      "preserve_mention_tokens", "enable_tables", "prefer_rich_text",
                      "decode_html_entities", "repair_mismatched_emphasis"):
             if not isinstance(getattr(self, name), bool):
@@ -113,22 +103,14 @@ class Options:
                        if f.name != "mention_map"), items))
 
 
-def _ranged(name: str, value: object, default: int, high: int) -> int:
+def _ranged(name: str, value: object, high: int | None = None) -> None:
+    """Refuse ``value`` unless it is a whole number from 1 to ``high`` (no upper bound when
+    ``high`` is None). Leave a field out to get its default; 0 is not a default."""
     if not isinstance(value, int) or isinstance(value, bool):
         raise InvalidOptionsError(f"converter: {name} must be an integer")
-    if value == 0:
-        return default
-    if not 1 <= value <= high:
-        raise InvalidOptionsError(f"converter: {name}={value} out of range [1, {high}]")
-    return value
-
-
-def _non_negative(name: str, value: object, default: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise InvalidOptionsError(f"converter: {name} must be an integer")
-    if value < 0:
-        raise InvalidOptionsError(f"converter: {name}={value} cannot be negative")
-    return value or default
+    if value < 1 or (high is not None and value > high):
+        shown = f"from 1 to {high}" if high is not None else "at least 1"
+        raise InvalidOptionsError(f"converter: {name}={value} must be {shown}")
 
 
 class _FrozenMap(dict[str, str]):
