@@ -47,6 +47,7 @@ def test_never_raises_and_bounded(text: str, entities: bool, emphasis: bool) -> 
 @given(text=any_text)
 @example(text="```md\n```pyd`\nm``\n```py\nx\n```\n```\n=(``\n```%")
 @example(text="- a\n---")
+@example(text="• • \n\n    • ")
 def test_idempotent(text: str, entities: bool) -> None:
     """P1: a second pass changes nothing and fires nothing (V6 off; P1b is best effort)."""
     first = normalize(text, decode_html_entities=entities)

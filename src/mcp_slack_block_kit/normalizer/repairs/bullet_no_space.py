@@ -11,9 +11,10 @@ Fires when (numbered guards):
 4. peer guard: the line above or below is PROSE with the same indent, the
    same marker and then a space/TAB or non-digit (``-loner`` stays);
 
-5. the new item would not hold fence material (``-a`` above an indented
-   ```` ``` ```` line stays: the fence would move into the item and its code
-   would change);
+5. the new item would not hold fence material or indented code (``-a`` above an
+   indented ```` ``` ```` line stays: the fence would move into the item and its
+   code would change; ``-a`` / blank / ``    code`` stays: the code would become
+   item text);
 6. the line is not a thematic break (``---``, ``***``, ``- - -``): ``- a`` over
    ``---`` used to become ``- a`` over ``- --``, a rule turned into a list item.
 
