@@ -48,6 +48,8 @@ def test_never_raises_and_bounded(text: str, entities: bool, emphasis: bool) -> 
 @example(text="```md\n```pyd`\nm``\n```py\nx\n```\n```\n=(``\n```%")
 @example(text="- a\n---")
 @example(text="• • \n\n    • ")
+@example(text="\t\n* <br>")
+@example(text="* \t\n<br>")
 def test_idempotent(text: str, entities: bool) -> None:
     """P1: a second pass changes nothing and fires nothing (V6 off; P1b is best effort)."""
     first = normalize(text, decode_html_entities=entities)
@@ -198,6 +200,7 @@ def _is_subsequence(part: list[str], whole: list[str]) -> bool:
 @example(text="<Br>~~~py x~~~\n---\n```")
 @example(text="<Br>~~~py x~~~\n===\n```")
 @example(text="a<br>b\n```\n```py\n```\n```\n```go x```")
+@example(text="- <br>x\n  <pre>\n> <pre>\n    <pre>")
 def test_commonmark_code_blocks_are_preserved(text: str) -> None:
     """Every code block CommonMark finds in the input comes out byte for byte, in order.
 
