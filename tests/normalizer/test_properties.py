@@ -6,7 +6,7 @@ import difflib
 import re
 
 import pytest
-from hypothesis import example, given, reject, settings
+from hypothesis import assume, example, given, reject, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
@@ -226,3 +226,27 @@ def test_commonmark_code_blocks_are_preserved(text: str) -> None:
         found = code.find(content, pos)
         assert found >= 0, (before, after)
         pos = found + len(content)
+
+
+@MAX
+@given(
+    before=st.text(alphabet="ab *_~`", max_size=12),
+    url=st.text(alphabet="ab*_~`/:.", min_size=1, max_size=12),
+    title=st.text(alphabet="ab *_~`", max_size=8),
+    image=st.booleans(),
+)
+@example(before="", url="https://example.com/i.png", title="*x_", image=True)
+@example(before="see ", url="https://x.com/a~b", title="", image=False)
+def test_link_destinations_and_titles_are_left_alone(
+    before: str, url: str, title: str, image: bool
+) -> None:
+    """No repair edits inside a link's destination or title: a ``*``, `````` ` `````` or ``~``
+    there is URL or title text (V1 closing a ``*`` in a title turned an image into text)."""
+    assume("~~~" not in before and "```" not in before)  # a fence line is not prose
+    target = f'({url} "{title}")' if title else f"({url})"
+    link = ("!" if image else "") + "[l]" + target
+    out = normalize(before + link).text
+    assert "]" + target in out, (before + link, out)
+    if "*" not in before and "`" not in before:
+        # Nor is a closer appended for a ``*`` or `````` ` `````` inside it.
+        assert out.endswith("]" + target), (before + link, out)
