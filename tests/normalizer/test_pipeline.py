@@ -129,9 +129,9 @@ def test_settle_pass_after_a_structure_change(monkeypatch: pytest.MonkeyPatch) -
     """
     from mcp_slack_block_kit.normalizer import pipeline
 
-    text = "> <br>\n<br>\n<br>"
+    text = "x <br>\n<br>\n<br>"
     result = normalize(text)
-    assert result == (">\n\n\n\n\n", ("R8", "C5"))
+    assert result == ("x\n\n\n\n\n", ("R8", "C5"))
     assert normalize(result.text) == (result.text, ())
     monkeypatch.setattr(pipeline, "MAX_PASSES", 1)
     single = normalize(text)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 
 import pytest
-from hypothesis import example, given, reject, settings
+from hypothesis import assume, example, given, reject, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
@@ -44,6 +45,11 @@ def test_never_raises_and_bounded(text: str, entities: bool, emphasis: bool) -> 
 @pytest.mark.parametrize("entities", [False, True])
 @MAX
 @given(text=any_text)
+@example(text="```md\n```pyd`\nm``\n```py\nx\n```\n```\n=(``\n```%")
+@example(text="- a\n---")
+@example(text="• • \n\n    • ")
+@example(text="\t\n* <br>")
+@example(text="* \t\n<br>")
 def test_idempotent(text: str, entities: bool) -> None:
     """P1: a second pass changes nothing and fires nothing (V6 off; P1b is best effort)."""
     first = normalize(text, decode_html_entities=entities)
@@ -150,14 +156,30 @@ def _code_blocks(text: str) -> list[tuple[str, bool, int]]:
 _FENCE_LINE = re.compile(r"( {0,3})(`{3,}|~{3,})(.*)")
 
 
+def _fence_key(line: str) -> str:
+    """``line`` with its fence run cut to three characters, so a lengthened fence line
+    still equals its old self in the diff below."""
+    m = _FENCE_LINE.fullmatch(line)
+    return line if m is None else m[1] + m[2][0] * 3 + m[3]
+
+
 def _lengthened_fence_lines(before: str, after: str) -> list[int]:
-    """The numbers of the lines whose fence run the normalizer lengthened, in order."""
+    """The numbers (in ``before``) of the lines whose fence run the normalizer lengthened,
+    in order. The lines are aligned by a diff, not by number: another repair may split a
+    line first (R8 cuts ``a<br>b`` in two), shifting every line below it."""
+    old_lines, new_lines = before.splitlines(), after.splitlines()
+    matcher = difflib.SequenceMatcher(
+        None, [_fence_key(ln) for ln in old_lines], [_fence_key(ln) for ln in new_lines],
+        autojunk=False,
+    )
     found = []
-    for n, (old, new) in enumerate(zip(before.splitlines(), after.splitlines(), strict=False)):
-        a, b = _FENCE_LINE.fullmatch(old), _FENCE_LINE.fullmatch(new)
-        if a and b and a[1] == b[1] and a[3] == b[3] and a[2][0] == b[2][0] \
-                and len(b[2]) > len(a[2]):
-            found.append(n)
+    for tag, i1, i2, j1, _ in matcher.get_opcodes():
+        if tag != "equal":
+            continue
+        for n in range(i1, i2):
+            a, b = old_lines[n], new_lines[j1 + n - i1]
+            if a != b and _FENCE_LINE.fullmatch(a):
+                found.append(n)  # equal keys, different lines: only the run grew
     return found
 
 
@@ -177,6 +199,8 @@ def _is_subsequence(part: list[str], whole: list[str]) -> bool:
 @example(text="```go x```\n===\n    ```")
 @example(text="<Br>~~~py x~~~\n---\n```")
 @example(text="<Br>~~~py x~~~\n===\n```")
+@example(text="a<br>b\n```\n```py\n```\n```\n```go x```")
+@example(text="- <br>x\n  <pre>\n> <pre>\n    <pre>")
 def test_commonmark_code_blocks_are_preserved(text: str) -> None:
     """Every code block CommonMark finds in the input comes out byte for byte, in order.
 
@@ -202,3 +226,27 @@ def test_commonmark_code_blocks_are_preserved(text: str) -> None:
         found = code.find(content, pos)
         assert found >= 0, (before, after)
         pos = found + len(content)
+
+
+@MAX
+@given(
+    before=st.text(alphabet="ab *_~`", max_size=12),
+    url=st.text(alphabet="ab*_~`/:.", min_size=1, max_size=12),
+    title=st.text(alphabet="ab *_~`", max_size=8),
+    image=st.booleans(),
+)
+@example(before="", url="https://example.com/i.png", title="*x_", image=True)
+@example(before="see ", url="https://x.com/a~b", title="", image=False)
+def test_link_destinations_and_titles_are_left_alone(
+    before: str, url: str, title: str, image: bool
+) -> None:
+    """No repair edits inside a link's destination or title: a ``*``, `````` ` `````` or ``~``
+    there is URL or title text (V1 closing a ``*`` in a title turned an image into text)."""
+    assume("~~~" not in before and "```" not in before)  # a fence line is not prose
+    target = f'({url} "{title}")' if title else f"({url})"
+    link = ("!" if image else "") + "[l]" + target
+    out = normalize(before + link).text
+    assert "]" + target in out, (before + link, out)
+    if "*" not in before and "`" not in before:
+        # Nor is a closer appended for a ``*`` or `````` ` `````` inside it.
+        assert out.endswith("]" + target), (before + link, out)

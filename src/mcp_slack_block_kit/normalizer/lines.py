@@ -405,12 +405,13 @@ def classify(text: str) -> list[Line]:
     # [D19] Open containers, outermost first: a run of k nested block quotes is one
     # entry -k, a list item is its width W > 0 (so 10k nested quotes cost one entry).
     # Containers only matter where code can be: fences, and indented code in or after
-    # a container (``>     code``; ``> <pre>`` over an indented line), so a text without
-    # fence runs, or without indentation or container markers, skips them.
+    # a container (``>     code``; ``> <pre>`` over an indented line), and HTML blocks, which
+    # start differently in an item (``* <br>``), so a text without fence runs, or without
+    # indentation, ``<`` or container markers, skips them.
     track = (
         "```" in text
         or "~~~" in text
-        or (("    " in text or "\t" in text) and _container_line(text))
+        or (("    " in text or "\t" in text or "<" in text) and _container_line(text))
     )
     stack: list[int] = []
     before: list[int] = []  # containers outside each entry
@@ -744,8 +745,8 @@ def new_item_reaches_fence(lines: Sequence[Line], i: int, text: str, content_col
     is harmless for a fence lying wholly inside those lines, but not when the
     item's own text holds a fence run, when a fence run sits in a line that is
     not fenced code now (an indented-code or one-liner line could become a
-    fence), or when a fence crosses the end of the item. C11, C3 and C4 do not
-    fire then.
+    fence), when a fence crosses the end of the item, or when it would take in
+    indented code. C11, C3 and C4 do not fire then.
     """
     if "```" in text[content_col:] or "~~~" in text[content_col:]:
         return True
@@ -760,6 +761,8 @@ def new_item_reaches_fence(lines: Sequence[Line], i: int, text: str, content_col
             if para and line.kind is PROSE and _lazy(t):
                 continue  # a lazy continuation line: the item goes on
             return line.kind is FENCE_CONTENT or line.kind is FENCE_CLOSE
+        if line.kind is INDENTED_CODE:
+            return True  # indented code now; in the item it would be text (or re-indented)
         if ("```" in t or "~~~" in t) and line.kind not in _FENCE_KINDS:
             return True
         para = line.kind is PROSE

@@ -1,4 +1,4 @@
-"""Inline code spans: backtick pairing and the inline-code mask (normalizer.md §3.6)."""
+"""Inline code spans: backtick pairing and the inline-code mask."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import re
 from bisect import bisect_right
 from typing import NamedTuple
 
-__all__ = ["CodeSpans", "inline_code_mask", "pair_backticks"]
+__all__ = ["CodeSpans", "in_spans", "inline_code_mask", "link_targets", "pair_backticks"]
 
 _RUN = re.compile(r"`+")
 _BIG = 1 << 62
@@ -64,7 +64,7 @@ def pair_backticks(text: str) -> CodeSpans:
         if start < resume:
             continue
         if escapes and start and text[start - 1] == "\\":
-            # Backslashes pair up left to right ([D26]); an odd run escapes the first
+            # Backslashes pair up left to right, as in CommonMark; an odd run escapes the first
             # backtick, and the opener is the rest of the run (inside a span, where
             # backslashes are literal, no opener is looked for).
             j = start - 1
@@ -98,3 +98,71 @@ def inline_code_mask(line: str) -> list[bool]:
     for start, end in pair_backticks(line).spans:
         mask[start:end] = [True] * (end - start)
     return mask
+
+
+_AUTOLINK = re.compile(r"<[A-Za-z][A-Za-z0-9+.\-]{1,31}:[^<> \t\n\r\f]*>")
+
+
+def _target_end(text: str, start: int, limit: int) -> tuple[bool, int]:
+    """Scan the link target that starts at ``start`` (just after ``](``) up to ``limit``:
+    ``(True, index of its closing ")")`` or ``(False, where the scan stopped)``. Quoted
+    titles are skipped whole, so a ``)`` inside one does not end the target."""
+    depth = 0
+    k = start
+    end = min(len(text), limit)
+    while k < end:
+        c = text[k]
+        if c == "\\":
+            k += 2
+            continue
+        if c in "\"'" and k > start and text[k - 1] in " \t":
+            close = text.find(c, k + 1, end)
+            if close < 0:
+                return False, end
+            k = close + 1
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            if depth == 0:
+                return True, k
+            depth -= 1
+        elif c in "\n\r":
+            return False, k
+        k += 1
+    return False, end
+
+
+def link_targets(text: str) -> list[tuple[int, int]]:
+    """``[start, end)`` of every inline link destination with its title (the part between
+    ``](`` and ``)``) and every angle-bracket autolink, ascending. Emphasis and code
+    characters there belong to a URL or a title, never to markup, so repairs skip them.
+
+    A failed ``](`` is rescanned from its own end, so the total scan is capped at a few
+    times the text length (on a pathological line of unclosed ``](`` the rest is then
+    treated as prose, as it was before this mask existed).
+    """
+    found: list[tuple[int, int]] = []
+    if "](" in text:
+        budget = 4 * len(text) + 64
+        pos = 0
+        while budget > 0 and (k := text.find("](", pos)) >= 0:
+            closed, stop = _target_end(text, k + 2, k + 2 + budget)
+            budget -= stop - k
+            if closed:
+                found.append((k + 2, stop))
+                pos = stop + 1
+            else:
+                pos = k + 2
+    if "<" in text:
+        found.extend(m.span() for m in _AUTOLINK.finditer(text))
+        found.sort()
+    return found
+
+
+def in_spans(spans: list[tuple[int, int]], pos: int) -> bool:
+    """True when ``pos`` lies in one of the ascending ``[start, end)`` ranges ``spans``."""
+    if not spans:
+        return False
+    k = bisect_right(spans, (pos, _BIG)) - 1
+    return k >= 0 and pos < spans[k][1]

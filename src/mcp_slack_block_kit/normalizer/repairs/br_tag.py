@@ -8,7 +8,9 @@ Fires when (numbered guards):
 4. the next line does not start an HTML block that only an open paragraph holds back
    (``a<br>`` over ``<d>``: cut, the line would end the paragraph and ``<d>`` would open an
    HTML block that hides the fences below it), else the line stays as it is;
-5. in a document with a fence run, the text before the first tag is not just container
+5. in a document with a fence run, indented code or an HTML block (whose extent a
+   moved container boundary changes as well: ``- <br>x`` over ``  <pre>`` and
+   ``    <pre>``), the text before the first tag is not just container
    markers (``- <br>x`` stays: cut, ``- `` would be an empty list item and ``x`` would
    leave the list, taking the fence below it out of the item), and no blank piece
    stands next to a non-blank line (the text before the first tag is blank only below a
@@ -37,6 +39,8 @@ import re
 
 from ..lines import (
     BLANK,
+    HTML,
+    INDENTED_CODE,
     PROSE,
     TABLE,
     Line,
@@ -165,12 +169,16 @@ def _cut(text: str, live: list[tuple[int, int]], closer_after: int) -> list[str]
     return out
 
 
+_CODE_OR_HTML = (INDENTED_CODE, HTML)
+
+
 def break_tags(lines: list[Line]) -> list[Line] | None:
     """Cut lines at live ``<br>`` tags; None when there is none."""
     out: list[Line] = []
     fired = False
     closers: list[int] | None = None  # tilde_closers of the lines, built on first use
-    fenced: bool | None = None  # does a line hold a fence run (guard 5), found on first use
+    # Does a line hold a fence run, indented code or HTML (guard 5)? Found on first use.
+    fenced: bool | None = None
     for i, line in enumerate(lines):
         text = line.text
         if line.kind not in _SCOPE or "<" not in text:
@@ -195,7 +203,10 @@ def break_tags(lines: list[Line]) -> list[Line] | None:
             )
         ):
             if fenced is None:
-                fenced = any("```" in ln.text or "~~~" in ln.text for ln in lines)
+                fenced = any(
+                    ln.kind in _CODE_OR_HTML or "```" in ln.text or "~~~" in ln.text
+                    for ln in lines
+                )
             if fenced:
                 out.append(line)
                 continue

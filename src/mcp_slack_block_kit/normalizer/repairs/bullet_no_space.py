@@ -1,4 +1,4 @@
-"""C3: a bullet marker glued to its text (``-item``) gets its space (normalizer.md §5.6).
+"""C3: a bullet marker glued to its text (``-item``) gets its space.
 
 Fires when (numbered guards):
 
@@ -11,8 +11,12 @@ Fires when (numbered guards):
 4. peer guard: the line above or below is PROSE with the same indent, the
    same marker and then a space/TAB or non-digit (``-loner`` stays);
 
-5. the new item would not hold fence material (``-a`` above an indented
-   ```` ``` ```` line stays: the fence would move into the item, [D19]).
+5. the new item would not hold fence material or indented code (``-a`` above an
+   indented ```` ``` ```` line stays: the fence would move into the item and its
+   code would change; ``-a`` / blank / ``    code`` stays: the code would become
+   item text);
+6. the line is not a thematic break (``---``, ``***``, ``- - -``): ``- a`` over
+   ``---`` used to become ``- a`` over ``- --``, a rule turned into a list item.
 
 Lines are processed top to bottom in place, so a repaired neighbour counts as a peer.
 """
@@ -25,6 +29,7 @@ from ..lines import PROSE, Line, new_item_reaches_fence, some_line_starts
 
 _GLUED = re.compile(r"( {0,3})([-*+])[^ \t\n\r\f0-9]")
 _STARTS_SOME_LINE = some_line_starts(_GLUED.pattern)
+_THEMATIC_BREAK = re.compile(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*")
 
 
 def may_fire(text: str) -> bool:
@@ -55,6 +60,8 @@ def space_bullets(lines: list[Line]) -> list[Line] | None:
         if m is None:
             continue
         indent, marker = m.group(1), m.group(2)
+        if marker != "+" and _THEMATIC_BREAK.fullmatch(line.text):
+            continue  # guard 6
         if marker != "-" and line.text.count(marker) > 1:
             continue
         if not (

@@ -1,4 +1,4 @@
-"""V11: decode HTML entities such as ``&amp;`` (opt-in; normalizer.md §5.1).
+"""V11: decode HTML entities such as ``&amp;`` (opt-in).
 
 Fires when (numbered guards):
 
@@ -9,7 +9,8 @@ Fires when (numbered guards):
    (``a&#10;b`` stays: a decoded LF would smuggle structure);
 4. the ``&`` is not inside an inline code span (``use `Tom &amp; Jerry` literally``).
 
-[D5] One left-to-right scan: decoded text is never rescanned (``&amp;#65;`` → ``&#65;``).
+One left-to-right scan, so one call decodes exactly one level: decoded text is never
+rescanned (``&amp;#65;`` → ``&#65;``).
 """
 
 from __future__ import annotations

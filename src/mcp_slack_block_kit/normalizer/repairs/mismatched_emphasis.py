@@ -1,9 +1,9 @@
-"""V6: mismatched asterisk pairs such as ``**italic*`` are collapsed (opt-in; §5.14).
+"""V6: mismatched asterisk pairs such as ``**italic*`` are collapsed (opt-in).
 
 Fires when (numbered guards), per paragraph of PROSE lines:
 
 1. the paragraph holds an even number (>=2) of ``*`` runs, none of length >=3
-   (``***word***`` stays), ignoring a line-leading bullet star ([D3]);
+   (``***word***`` stays), ignoring a line-leading bullet star (a list marker);
 2. between consecutive pairs there is a space or TAB (``**a*b*c**`` stays);
 3. a pair has runs of different lengths and its inner text holds no ``*``
    and is not white space only (``**bold**`` stays).

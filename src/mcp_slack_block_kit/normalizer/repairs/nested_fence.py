@@ -27,6 +27,12 @@ Fires when (numbered guards), walking from a FENCE_OPEN:
    (``'~~~\\n~~~py\\n~~~\\n```\\n~~~'`` stays: CommonMark opens a backtick block there that
    holds the last ``~~~`` as code).
 
+When nothing fires and the input ends inside a fence, V3 closes it later in the same
+pass, and that closer can complete the nested shape (``'```md\\n```py\\nx\\n```\\n```\\n=\\n```%'``:
+the ``` ```% ``` block only closes with V3's line). The guards are then checked again on
+the text as V3 will close it, and a fix includes V3's closer; otherwise a second
+``normalize`` would lengthen what the first left alone.
+
 Never fires on: sequential fences (``'```py\\na\\n```\\ntext\\n```sh\\nb\\n```'``),
 an outer fence already longer than the inner ones (``'````md\\n```py\\n```\\n````'``),
 an outer fence in a list item or quote, tilde fences around backtick fences.
@@ -37,6 +43,7 @@ from __future__ import annotations
 import re
 
 from ..lines import FENCE_CLOSE, FENCE_CONTENT, FENCE_OPEN, Line, classify, reassemble
+from .unclosed_fence import close_unclosed_fence
 
 # A fence line: 0-3 spaces, a run of >=3 backticks or tildes, the rest of the line.
 _FENCE = re.compile(r"( {0,3})(`{3,}|~{3,})(.*)")
@@ -123,6 +130,16 @@ MAX_FIXES = 8
 
 def lengthen_nested_fences(lines: list[Line]) -> list[Line] | None:
     """Lengthen the outer fence of each unambiguous nested block; None when none."""
+    out = _lengthen_all(lines)
+    if out is None and lines and lines[-1].kind in (FENCE_OPEN, FENCE_CONTENT):
+        closed = close_unclosed_fence(lines)
+        if closed is not None:
+            # V3 will close it this pass: decide on the closed text too (see the docstring).
+            out = _lengthen_all(classify(reassemble(closed)))
+    return out
+
+
+def _lengthen_all(lines: list[Line]) -> list[Line] | None:
     fired = 0
     i = 0
     # Each round moves ``i`` forward, so the loop ends after at most one round per line.

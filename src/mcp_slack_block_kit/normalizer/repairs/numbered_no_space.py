@@ -1,4 +1,4 @@
-"""C4: an ordered-list marker glued to its text (``1.item``) gets its space (normalizer.md §5.7).
+"""C4: an ordered-list marker glued to its text (``1.item``) gets its space.
 
 Fires when (numbered guards):
 
@@ -8,7 +8,9 @@ Fires when (numbered guards):
 3. peer guard: the line above or below is PROSE with the same indent, 1-9
    digits, the same marker character, then a space/TAB or non-digit
    (``1.lonely`` stays; ``1.5 GB free\\n2.3 GB used`` never validate each other);
-4. the new item would not hold fence material ([D19], as for C3).
+4. the new item would not hold fence material or indented code (it takes in the
+   indented lines below it: a fence would end elsewhere, and ``1.a`` / blank /
+   ``    code`` would turn code into item text; as for C3).
 
 Lines are processed top to bottom in place, so a repaired neighbour counts as a peer.
 """

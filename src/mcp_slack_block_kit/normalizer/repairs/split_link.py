@@ -1,4 +1,4 @@
-"""V8: a ``[label]`` and its ``(url)`` split over two lines are merged (normalizer.md §5.3).
+"""V8: a ``[label]`` and its ``(url)`` split over two lines are merged.
 
 Fires when (numbered guards):
 
@@ -16,7 +16,7 @@ Fires when (numbered guards):
    (``- [a]``, blank, ``(http://x)``) the ``(url)`` line ends the item, and
    merging would put the lines below it, a fence perhaps, into the item.
 
-[D4] The merged line is examined again as a first line, so a chain of split
+The merged line is examined again as a first line, so a chain of split
 links merges in one pass.
 """
 
@@ -112,7 +112,7 @@ def merge_split_links(lines: list[Line]) -> list[Line] | None:
             parts[-1] = head
             parts += ["(", found[0], ")", found[1]]
             ending = lines[j].ending
-            i = j + 1  # [D4] the merged line is examined again as a first line
+            i = j + 1  # the merged line is examined again as a first line (chains)
         if len(parts) == 1:
             out.append(line)
             continue

@@ -1,4 +1,4 @@
-"""C1: a single ``~`` between word characters is escaped (normalizer.md §5.10).
+"""C1: a single ``~`` between word characters is escaped.
 
 Fires when (numbered guards):
 
@@ -6,7 +6,11 @@ Fires when (numbered guards):
    strikethrough: ``~~old~~ and 20~25`` stays);
 2. the ``~`` has an ASCII alphanumeric character on both sides in the
    original line (``approximately ~ 25``, ``~bookmark``, ``trailing~`` stay);
-3. [D12] the ``~`` is not inside an inline code span (``\\`20~25\\``` stays).
+3. the ``~`` is not inside an inline code span, where a backslash would show
+   (``\\`20~25\\``` stays);
+4. the ``~`` is not inside a link destination, title or autolink: there it is part
+   of a URL, and in an autolink a backslash is literal (``<https://x.com/a~b>`` used
+   to become a link to ``a\\~b``).
 
 One left-to-right walk with look-around, so overlapping triplets (``~0~0~0``)
 are all escaped in a single pass.
@@ -17,7 +21,7 @@ from __future__ import annotations
 import re
 
 from ..lines import BLANK, PROSE, TABLE, Line
-from ..mask import pair_backticks
+from ..mask import in_spans, link_targets, pair_backticks
 
 # Starts with the literal "~" so the regex engine can skip to it quickly.
 _TILDE = re.compile(r"~(?<=[A-Za-z0-9]~)(?=[A-Za-z0-9])")
@@ -31,11 +35,12 @@ def may_fire(text: str) -> bool:
 
 def _escape_line(text: str) -> str | None:
     spans = pair_backticks(text) if "`" in text else None
+    links = link_targets(text) if "](" in text or "<" in text else []
     pieces: list[str] = []
     last = 0
     for m in _TILDE.finditer(text):
         pos = m.start()
-        if spans is not None and spans.covers(pos):
+        if (spans is not None and spans.covers(pos)) or in_spans(links, pos):
             continue
         pieces.append(text[last:pos])
         pieces.append("\\")

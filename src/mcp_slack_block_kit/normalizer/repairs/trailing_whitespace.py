@@ -1,4 +1,4 @@
-"""C5 (alias C9): trailing spaces and TABs are stripped, hard breaks kept (normalizer.md §5.8).
+"""C5 (alias C9): trailing spaces and TABs are stripped, hard breaks kept.
 
 Fires when (numbered guards):
 
@@ -8,12 +8,12 @@ Fires when (numbered guards):
    the next line is PROSE (and not a one-line fence V4 splits later in the
    pass), the line is not whitespace-only, the run has >=2 characters and no
    TAB (``foo   \\nbar`` stays, ``b\\t\\nc`` is stripped);
-3. [D28] a whitespace-only line between indented code lines is code content
-   (``    chunk1\\n      \\n      chunk2`` stays);
-4. [D28] a trailing run inside an inline code span that continues on the next
-   line is span content (``\\`foo   bar \\nbaz\\``` stays).
+3. a whitespace-only line between indented code lines is code content, which is
+   never touched (``    chunk1\\n      \\n      chunk2`` stays);
+4. a trailing run inside an inline code span that continues on the next line is
+   span content, likewise (``\\`foo   bar \\nbaz\\``` stays).
 
-[D20] The line ending is not part of the run: ``hello   \\r\\n`` → ``hello\\r\\n``.
+The line ending is not part of the run: ``hello   \\r\\n`` → ``hello\\r\\n``.
 """
 
 from __future__ import annotations
@@ -135,7 +135,7 @@ def strip_trailing_whitespace(lines: list[Line]) -> list[Line] | None:
         run = text[len(stripped) :]
         if line.kind is PROSE:
             if i in protected:
-                continue  # [D28] span content
+                continue  # guard 4: code span content
             if (
                 len(run) >= 2
                 and "\t" not in run
@@ -153,7 +153,7 @@ def strip_trailing_whitespace(lines: list[Line]) -> list[Line] | None:
             if in_code is None:
                 in_code = _code_neighbours(lines)
             if in_code[i]:
-                continue  # [D28] whitespace inside indented code
+                continue  # guard 3: whitespace inside indented code
         if out is None:
             out = list(lines)
         out[i] = line._replace(text=stripped)

@@ -1,19 +1,25 @@
-"""V1: an emphasis opener left unclosed at the end of a paragraph is closed (§5.15).
+"""V1: an emphasis opener left unclosed at the end of a paragraph is closed.
 
 Fires when (numbered guards), on the last line of a paragraph of PROSE lines:
 
-1. the line is not a link reference definition ([D26]: ``[foo]: /url "a *title"`` stays);
+1. the line is not a link reference definition (its title is not emphasis:
+   ``[foo]: /url "a *title"`` stays);
 2. the line holds exactly one ``*`` run, ignoring a line-leading bullet star
-   ([D3]: ``* a\\n* b`` stays) and backslash-escaped stars ([D26]:
+   (a list marker: ``* a\\n* b`` stays) and backslash-escaped stars (literal:
    ``price 5\\* per unit`` stays);
 3. the run starts the line or follows a non-alphanumeric character
    (``## Pricing: 10*x + 5_y`` stays);
-4. [D26] the run is followed by a character that is not white space
-   (``** is not an empty emphasis`` stays);
+4. the run is followed by a character that is not white space (a run before a
+   space cannot open emphasis: ``** is not an empty emphasis`` stays);
 5. an ASCII alphanumeric character occurs after the run;
 6. the run has length 1 or 2 (``***`` is left to V6);
 7. the line does not end with an odd number of backslashes (the appended
-   closer would be escaped and the next pass would append again: ``**a\\``).
+   closer would be escaped and the next pass would append again: ``**a\\``);
+8. no ``*`` sits inside an inline code span or a link destination, title or
+   autolink: there it is code or URL, not an opener (``\\`*a\\``` used to become
+   ``\\`*a\\`*``, and ``![a](i.png "*x_")`` lost its image to a closer after it);
+   a line with such a star is left alone, as is ``*foo\\`*\\``` (the spec reads a
+   literal ``*`` there).
 
 Only the last line is edited: an opener on an earlier line is ambiguous.
 """
@@ -23,6 +29,7 @@ from __future__ import annotations
 import re
 
 from ..lines import Line, paragraphs_holding
+from ..mask import in_spans, link_targets, pair_backticks
 
 _STARS = re.compile(r"\*+")
 _BULLET = re.compile(r" {0,3}\*[ \t]")
@@ -34,9 +41,17 @@ def may_fire(text: str) -> bool:
     return "*" in text
 
 
+def _literal_spans(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Code span contents and link targets of ``text``: their stars are not markup."""
+    code = pair_backticks(text).spans if "`" in text else []
+    links = link_targets(text) if "](" in text or "<" in text else []
+    return code, links
+
+
 def _runs(text: str) -> list[tuple[int, int]]:
     bullet = _BULLET.match(text)
     skip = bullet.end() - 2 if bullet is not None else -1
+    code, links = _literal_spans(text)
     runs = []
     for m in _STARS.finditer(text):
         start, end = m.span()
@@ -44,12 +59,14 @@ def _runs(text: str) -> list[tuple[int, int]]:
         while j and text[j - 1] == "\\":
             j -= 1
         if (start - j) % 2:
-            start += 1  # [D26] an escaped star is literal text
+            start += 1  # an escaped star is literal text
         if start == end or (start == skip and end == start + 1):
             continue
+        if in_spans(code, start) or in_spans(links, start):
+            return []  # guard 8: a star that is code or URL; leave the line alone
         runs.append((start, end))
         if len(runs) > 1:
-            break  # only "exactly one" matters
+            return runs  # only "exactly one" matters
     return runs
 
 

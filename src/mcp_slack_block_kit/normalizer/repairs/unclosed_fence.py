@@ -1,14 +1,14 @@
-"""V3: a fenced code block still open at the end of the input is closed (normalizer.md §5.13).
+"""V3: a fenced code block still open at the end of the input is closed.
 
 Fires when (numbered guards):
 
 1. the classifier is still inside a fence after the last line: every line
    after the last FENCE_OPEN is FENCE_CONTENT (``'```\\nx\\n```'`` stays);
-2. [D19] the fence did not end with its container (``'> ```go\\n> x\\ny'``
+2. the fence did not end with its container (``'> ```go\\n> x\\ny'``
    stays: the quote, and with it the fence, ended at ``y``).
 
 The closer copies the opener's container prefix (list markers as spaces), its
-own indentation, character and run length. [D33] When the text ends with a
+own indentation, character and run length. When the text ends with a
 line ending, the closer goes before the empty last line and takes the line
 ending of the line before it, so the code gains no blank line. A last line
 without a line ending that is blank after its container prefix (``'> ```\n> x\n>'``)
@@ -44,7 +44,7 @@ def close_unclosed_fence(lines: list[Line]) -> list[Line] | None:
     closer = opener.cont + m.group(1) + m.group(2)
     last = lines[-1]
     if len(lines) > 1 and not last.text and not last.ending and lines[-2].ending:
-        # [D33] before the empty last line that the final line ending produces
+        # before the empty last line that the final line ending produces
         return [*lines[:-1], Line(closer, FENCE_CLOSE, lines[-2].ending), last]
     if i < len(lines) - 1 and not last.ending and is_blank(last.text[last.prefix :]):
         return [*lines[:-1], Line(closer, FENCE_CLOSE, "")]

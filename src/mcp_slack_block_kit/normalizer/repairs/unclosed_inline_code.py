@@ -1,18 +1,20 @@
-"""V2: an inline code span left unclosed is closed at the end of its line (§5.16).
+"""V2: an inline code span left unclosed is closed at the end of its line.
 
-Fires when (numbered guards), per paragraph of PROSE lines ([D26] backtick
-runs are paired across the whole paragraph, so ``- `one\\n- two``` stays):
+Fires when (numbered guards), per paragraph of PROSE lines (backtick runs are
+paired across the whole paragraph, as CommonMark does, so ``- `one\\n- two``` stays):
 
 1. a backtick run is left unmatched; *first* is the first such run, *L* its line;
 2. Guard 3: the paragraph holds no run of >=3 backticks (fence material);
 3. Guard 1: the last non-space/TAB character of *L* is not a backtick;
 4. Guard 2: *L* holds a non-backtick character after *first*;
-5. Guard 4 ([D26]): no later line of the paragraph holds a backtick
+5. Guard 4: no later line of the paragraph holds a backtick
    (``Use `foo\\nthen ``x`` stays);
 6. link reference definition lines take no part (``[foo]: /url "a `title"`` stays);
 7. *L* does not end with an odd number of backslashes: V1 left such a line
    alone (its closer would be escaped), and a backtick after it would make V1
-   fire on the next pass (``*a `b\\``).
+   fire on the next pass (``*a `b\\``);
+8. *first* is not inside a link destination, title or autolink, where a backtick is
+   literal (``[a](u "x`y")`` used to gain a stray backtick).
 
 Result: as many backticks as *first* has are appended to *L*.
 """
@@ -20,7 +22,7 @@ Result: as many backticks as *first* has are appended to *L*.
 from __future__ import annotations
 
 from ..lines import Line, paragraphs_holding
-from ..mask import pair_backticks
+from ..mask import in_spans, link_targets, pair_backticks
 
 
 def may_fire(text: str) -> bool:
@@ -54,6 +56,8 @@ def close_inline_code(lines: list[Line]) -> list[Line] | None:
             continue
         if (len(text) - len(text.rstrip("\\"))) % 2:
             continue  # guard 7
+        if ("](" in text or "<" in text) and in_spans(link_targets(text), first_start - offset):
+            continue  # guard 8
         if out is None:
             out = list(lines)
         line = lines[start + k]

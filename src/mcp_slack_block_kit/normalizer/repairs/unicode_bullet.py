@@ -6,8 +6,9 @@ Fires when (numbered guards):
 2. it starts with 0-3 spaces, then exactly one of the fifteen unambiguous
    glyphs ``• ‣ ⁃ ⁌ ⁍ ∙ ◦ ▪ ▫ ● ○ ■ □ ◆ ◇``;
 3. the glyph is followed by a space or TAB (``•word stuck to marker`` stays);
-4. the new item would not hold fence material (a list item takes in the
-   indented lines below it, which would move where a fence ends; as for C3).
+4. the new item would not hold fence material or indented code (a list item takes
+   in the indented lines below it, which would move where a fence ends, or turn
+   ``• a`` / blank / ``    code`` from code into item text; as for C3 and C4).
 
 A glyph line indented four or more columns (``    • secondary paged too``) is a
 nested item when a ``-`` in its place would be one: it continues an open list
@@ -28,7 +29,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from ..lines import PROSE, Line, new_item_reaches_fence, some_line_starts
+from ..lines import INDENTED_CODE, PROSE, Line, new_item_reaches_fence, some_line_starts
 from ..lines import _columns as columns_after  # the classifier's own column count
 
 GLYPHS = "•‣⁃⁌⁍∙◦▪▫●○■□◆◇"
@@ -65,10 +66,16 @@ def replace_bullet_glyphs(lines: list[Line]) -> list[Line] | None:
     # code or a second paragraph, and its reading must not depend on whether the item above
     # was written with a glyph or a `-` (the repair must give what it gives on its output).
     items: list[int] = []
-    # Guard 4 can only hold with a fence run at or below the line (a PROSE line is in no open
-    # fence); without one, skip its scan of the rest, which made long lists quadratic.
+    # Guard 4 can only hold with a fence run or indented code at or below the line (a PROSE
+    # line is in no open fence); without one, skip its scan of the rest, which made long
+    # lists quadratic.
     last_run = max(
-        (j for j, ln in enumerate(lines) if "```" in ln.text or "~~~" in ln.text), default=-1
+        (
+            j
+            for j, ln in enumerate(lines)
+            if ln.kind is INDENTED_CODE or "```" in ln.text or "~~~" in ln.text
+        ),
+        default=-1,
     )
     for i, line in enumerate(lines):
         text = line.text

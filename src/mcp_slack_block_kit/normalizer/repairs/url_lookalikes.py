@@ -1,4 +1,4 @@
-"""V7: Unicode look-alikes inside URLs become ASCII (normalizer.md §5.9).
+"""V7: Unicode look-alikes inside URLs become ASCII.
 
 Fires when (numbered guards):
 
