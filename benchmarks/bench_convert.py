@@ -89,7 +89,7 @@ def bare_parser() -> tuple[Callable[[str], Any], str]:
 
     Prefers the converter's own prebuilt ``pyromark.Markdown`` (tables on, the default
     ``enable_tables=True``); falls back to ``pyromark.events_with_range`` with the
-    options converter.md §6.0 names.
+    options the converter parses with (converter/parse.py).
     """
     import pyromark
 

@@ -63,6 +63,34 @@ def test_backtick_info_string_is_not_a_fence() -> None:
     assert open_fence("text\n```go\ncode") == ("```", "go")
 
 
+def test_mrkdwn_cut_inside_a_backtick_run_keeps_its_fences() -> None:
+    """A code line of 3,000 backticks cut in the middle: the cut falls between two ```
+    of the run, so the last piece is not left with a closer and no opener."""
+    text = "1.\n```\n2. " + "`" * 3000 + "\n```"
+    parts = cut_fenced_parts(text, 3000, "mrkdwn")
+    assert "".join(piece for _, piece, _ in parts) == text
+    assert sum(piece.count("```") for _, piece, _ in parts) == text.count("```")
+    for part in parts:
+        assert "".join(part).count("```") % 2 == 0, part
+
+
+_ticks = st.lists(st.sampled_from(["`", "``", "```", "````", "`" * 100, "\n", "> ", "x", " ", "ab."]),
+                  min_size=1, max_size=400).map("".join)
+
+
+@settings(max_examples=200)
+@given(_ticks, st.integers(64, 200))
+def test_mrkdwn_pieces_read_the_runs_as_the_whole_text_does(text: str, limit: int) -> None:
+    """mrkdwn opens or closes a block at every ``` of a run, counted from its start: the
+    pieces hold the same ``` as the whole text, and each piece but the last is balanced."""
+    parts = cut_fenced_parts(text, limit, "mrkdwn")
+    assert "".join(piece for _, piece, _ in parts) == text
+    assert sum(piece.count("```") for _, piece, _ in parts) == text.count("```")
+    for part in parts[:-1]:
+        assert "".join(part).count("```") % 2 == 0, part
+    assert "".join(parts[-1]).count("```") % 2 == text.count("```") % 2
+
+
 _code_line = st.sampled_from(["x = 1", "", "  y", "print('a. b')", "#!", "~~~", "`` x",
                               "&amp;", "<@U1>", "é日🎉"])
 _fence = st.tuples(st.sampled_from(["```", "````", "~~~", "> ```"]),

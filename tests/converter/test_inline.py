@@ -1,4 +1,4 @@
-"""Inline walk (§7.1), emoji (§7.2), mention_map (§7.3), trusted tokens (§7.4), escaping (§7.6)."""
+"""Inline walk, emoji, mention_map, trusted tokens and escaping."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def text(t: str, *styles: str) -> dict[str, Any]:
     return element
 
 
-# -- §7.6 helpers -----------------------------------------------------------
+# -- escaping helpers -----------------------------------------------------------
 
 
 @pytest.mark.parametrize(("raw", "escaped"), [
@@ -67,7 +67,7 @@ def test_escape_per_policy() -> None:
     assert policy_escaper(Options())(s) == escape_text(s)
 
 
-# -- §7.1 walk ------------------------------------------------------------------
+# -- walk ------------------------------------------------------------------
 
 
 def test_plain_paragraph() -> None:
@@ -129,7 +129,7 @@ def test_allow_broadcasts_changes_nothing_in_rich_text() -> None:
         text("<!here> & "), text("<x>", "code")]
 
 
-# -- §7.2 emoji -------------------------------------------------------------------
+# -- emoji -------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("markdown", "names"), [
@@ -152,7 +152,7 @@ def test_emoji_not_in_code_d9() -> None:
     assert inline("`:wave:`") == [text(":wave:", "code")]
 
 
-# -- §7.3 mention_map ---------------------------------------------------------------
+# -- mention_map ---------------------------------------------------------------
 
 MAP = {"alice": "U123ABC", "general": "C12345", "team": "S98765", "bob.smith": "W0B0B"}
 
@@ -190,7 +190,7 @@ def test_resolve_handle_d14() -> None:
     assert resolve_handle(".", MAP) is None
 
 
-# -- §7.4 trusted tokens ---------------------------------------------------------------
+# -- trusted tokens ---------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("markdown", "element"), [
@@ -243,7 +243,7 @@ def test_safety_mixed() -> None:
 
 
 def test_order_map_then_tokens_then_emoji() -> None:
-    """All three post-processing steps run on one run, in the fixed §7.1 order."""
+    """All three post-processing steps run on one run, in a fixed order."""
     elements = inline("@alice <@U012AB3CD> :wave: <!here>", mention_map=MAP,
                       preserve_mention_tokens=True)
     assert [e["type"] for e in elements] == ["user", "text", "user", "text", "emoji", "text"]

@@ -49,7 +49,16 @@ def test_long_lines_finish_in_every_mode(text: str) -> None:
                 if block["type"] == "section":
                     section = block["text"]["text"]
                     assert len(section.encode()) <= MAX_SECTION_TEXT_CHARS
-                    assert section.count("```") % 2 == 0, section[:40]
+                    _assert_whole_code_pieces(section)
+
+
+def _assert_whole_code_pieces(section: str) -> None:
+    """Slack's mrkdwn opens or closes a code block at every ``` (a run of backticks reads
+    as ``` after ``` from its start, as ``str.count`` counts): every section, a piece of a
+    cut code block included, ends outside code."""
+    assert section.count("```") % 2 == 0, (
+        f"a code block left open or closed twice: starts {section[:40]!r}, "
+        f"ends {section[-40:]!r}")
 
 
 @settings(max_examples=10)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import Any
 
@@ -379,3 +380,17 @@ def open_example() -> str:
     from pathlib import Path
 
     return (Path(__file__).parents[2] / "examples" / "deal-summary.md").read_text(encoding="utf-8")
+
+
+_BREAK_LINE = re.compile(r"(?m)^[> ]*(?:\d+\. )?(?:---|___|\*\*\*)$")
+
+
+@pytest.mark.parametrize("mode", ["auto", "rich_text", "markdown_block", "section_mrkdwn"])
+@pytest.mark.parametrize("markdown", ["1. ***\n   2. ***", "- a\n  ***", "> a\n>\n> ***\n> b"])
+def test_a_nested_rule_shows_in_every_mode(mode: str, markdown: str) -> None:
+    """A rule in a list item or a quote never vanishes: a divider block (rich_text,
+    section_mrkdwn) or a thematic break in the markdown block."""
+    blocks = convert(markdown, mode=mode).blocks
+    rules = [b for b in blocks if b["type"] == "divider"] or [
+        b for b in blocks if b["type"] == "markdown" and _BREAK_LINE.search(b["text"])]
+    assert len(rules) >= 1, blocks

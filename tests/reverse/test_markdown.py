@@ -29,8 +29,8 @@ def test_spec_vectors(case: Any) -> None:
 
 
 def test_fixture_file_is_not_empty() -> None:
-    """All 30 vectors parsed."""
-    assert len(CASES) == 30
+    """All 32 vectors parsed."""
+    assert len(CASES) == 32
 
 
 def test_warning_strings_are_exact() -> None:

@@ -74,7 +74,8 @@ def _check_section(run: _Run, block: Mapping[str, Any], p: str, strict: bool) ->
     if n > MAX_SECTION_TEXT_CHARS:
         run.error(f"{p}/text/text", "section_text_too_long",
                   f"section text is {n} chars; max {MAX_SECTION_TEXT_CHARS}",
-                  "split the text or use the split_blocks tool")
+                  "split the text: to_messages(blocks), or `mcp-slack-block-kit split` on the "
+                  "command line")
     if strict and isinstance(text, dict) and text.get("type") == "mrkdwn":
         run.error(f"{p}/text/type", "deprecated_mrkdwn_section",
                   "strict mode rejects mrkdwn-only section text in favor of rich_text",

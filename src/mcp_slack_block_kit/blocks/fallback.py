@@ -1,4 +1,4 @@
-"""Plain-text fallback for ``chat.postMessage(text=…)`` derived from blocks (converter spec §12)."""
+"""Plain-text fallback for ``chat.postMessage(text=…)`` derived from blocks (notifications)."""
 
 from __future__ import annotations
 
@@ -16,11 +16,11 @@ _JOIN = " — "
 _LIST_ITEM_SEP = " · "
 _ELLIPSIS = "…"
 
-# strip() rules 1-3, in order (ASCII whitespace classes, spec README §1).
+# strip() rules 1-3, in order (white space is ASCII white space only).
 _SLACK_LINK = re.compile(r"<[^|> \t\n\f\r]+\|([^>]+)>")
 _ANGLE_URL = re.compile(r"<([A-Za-z][A-Za-z0-9+.\-]{1,31}:[^|> \t\n\f\r]+)>")
 # Bare typed-mention tokens a section_mrkdwn section carries (`mention_map`): shown as
-# `@U…`, `#C…`, `@S…`, like rich_text user elements (§12.1). Broadcasts never match.
+# `@U…`, `#C…`, `@S…`, like rich_text user elements. Broadcasts never match.
 _MENTION_TOKEN = re.compile(r"<(@|#|!subteam\^)([A-Z0-9]{3,})>")
 _MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
 # What collapsing white space means: each run of ASCII white space (or a lone TAB, LF, CR,

@@ -248,8 +248,14 @@ def _fenced_head(
         if code and code[-1][1] == hi:  # keep part of the code line in this piece
             floor = len(data[: _first_visible(data, code[-1][0], hi)].decode("utf-8"))
         run = len(head) - len(head.rstrip("`"))
-        if run and text.startswith("`", pos + len(head)) and len(head) - run > floor:
-            head = head[:-run]  # never cut a run of backticks: it may be a fence
+        if run and text.startswith("`", pos + len(head)):
+            if len(head) - run > floor:
+                head = head[:-run]  # never cut a run of backticks: it may be a fence
+            elif events_of is _mrkdwn_events and run % 3 and len(head) > run % 3:
+                # mrkdwn reads a run as ``` after ``` from its start: a cut between two
+                # of them keeps both pieces reading the run as the whole text does (a cut
+                # elsewhere made content backticks look like the block's closer).
+                head = head[: -(run % 3)]
     backed = _back_off(head)
     dropped = head[len(backed):]
     if len(backed) > floor and "```" not in dropped and "~~~" not in dropped:

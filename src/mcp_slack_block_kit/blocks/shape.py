@@ -1,4 +1,4 @@
-"""Shape check of Block Kit input shared by every engine (validation spec §0).
+"""Shape check of Block Kit input shared by every engine (validate, lint, split, preview).
 
 The engines read plain dicts; this module makes sure the fields they read have
 the JSON kind they expect, so a wrongly typed field becomes a ``BlockDecodeError``
@@ -26,7 +26,7 @@ __all__ = [
 
 Block = dict[str, Any]
 
-# rich_text grammar (validation spec §1.5): containers hold inline elements,
+# rich_text grammar (as Slack accepts it): containers hold inline elements,
 # except rich_text_list, which holds sections.
 CONTAINER_TYPES = frozenset(
     {"rich_text_section", "rich_text_list", "rich_text_preformatted", "rich_text_quote"}

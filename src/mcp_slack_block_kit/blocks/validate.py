@@ -112,7 +112,8 @@ def _run_rules(blocks: list[Block], surface: Surface | str | None, strict: bool)
         run.error("/blocks", "blocks_per_message_exceeded",
                   f"payload has {len(blocks)} blocks; Slack maximum for the "
                   f"{surface_name(surface)} surface is {ceiling}",
-                  "split the payload into multiple messages, or use the split_blocks tool")
+                  "split the payload into multiple messages: to_messages(blocks), or "
+                  "`mcp-slack-block-kit split` on the command line")
     seen: dict[str, int] = {}
     for i, block in enumerate(blocks):
         block_id = block.get("block_id")

@@ -211,7 +211,8 @@ class _Walker:
         return [table_blocks(node, self.inline_cells, self.plain_cells)]
 
     def rule(self, node: Node) -> list[_Segment]:
-        return []
+        # A rule in a list item or a quote: a divider there, as the rich_text mode emits.
+        return [[{"type": "divider"}]]
 
     def quote_body(self, node: Node) -> list[_Segment]:
         """The unprefixed segments of a quote; nested quotes are flattened (Slack has none)."""

@@ -41,8 +41,10 @@ Element = dict[str, Any]
 
 _SPACE: Element = {"type": "text", "text": " "}
 
-_INNER_BLOCKS = frozenset((CODE_BLOCK, TABLE))  # what a Slack list item cannot hold
-_QUOTE_SPLITTERS = frozenset((CODE_BLOCK, LIST, TABLE))  # what a Slack quote cannot hold
+# What a Slack list item or quote cannot hold: the list or quote is split around it (a
+# rule in an item or a quote becomes a divider there, so nothing the model wrote vanishes).
+_INNER_BLOCKS = frozenset((CODE_BLOCK, TABLE, RULE))
+_QUOTE_SPLITTERS = frozenset((CODE_BLOCK, LIST, TABLE, RULE))
 
 
 def render_rich_text(doc: Document, options: Options, keep_titles: bool = False) -> list[Block]:
@@ -219,11 +221,13 @@ class _Walker:
                 continue
             section = self._item_section(item)
             if any(c.kind in _INNER_BLOCKS for c in item.children):
-                # Split-emit: Slack lists cannot hold code or tables.
+                # Split-emit: Slack lists cannot hold code, tables or rules.
                 if section is not None:
                     run.append(section)
-                consumed += 1
-                flush_run()
+                    consumed += 1
+                flush_run()  # before a textless item counts: the run keeps its numbers
+                if section is None:
+                    consumed += 1
                 self._flush_list_block()
                 for child in item.children:
                     if child.kind in _INNER_BLOCKS:

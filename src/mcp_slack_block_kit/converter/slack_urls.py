@@ -1,4 +1,4 @@
-"""Pre-parse rewrite of Slack's mrkdwn link form ``<URL|label>`` to ``[label](URL)`` (§7.5)."""
+"""Pre-parse rewrite of Slack's mrkdwn link form ``<URL|label>`` to ``[label](URL)``."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 __all__ = ["rewrite_slack_url_forms"]
 
 # A scheme is required, so broadcasts (`<!channel>`) and typed mentions (`<@U…>`) never
-# match. The URL excludes ASCII whitespace (spec README §1), `<`, `>` and `|`; the label
+# match. The URL excludes ASCII white space, `<`, `>` and `|`; the label
 # excludes `<` and `>`, so `<https://x.com|<!channel>>` and nested brackets stay as they are.
 _SLACK_URL_FORM = re.compile(
     r"<([A-Za-z][A-Za-z0-9+.\-]{1,31}:[^<>| \t\n\f\r]+)\|([^<>]+)>"

@@ -18,7 +18,7 @@ __all__ = [
     "refused_url_warning",
 ]
 
-# Nesting patterns auto mode detects (converter spec §9.2). Values are contract.
+# Nesting patterns auto mode detects. Values are contract (callers match on them).
 PATTERN_CODE_IN_BLOCKQUOTE: Final = "code-in-blockquote"
 PATTERN_CODE_IN_LIST: Final = "code-in-list"
 PATTERN_TABLE_IN_BLOCKQUOTE: Final = "table-in-blockquote"

@@ -11,7 +11,7 @@ from ._html import esc, link_html, text_with_emoji
 
 __all__ = ["render_markdown"]
 
-# The converter's parser features (converter spec §6.0): tables, strikethrough, task lists.
+# The converter's parser features (converter/parse.py): tables, strikethrough, task lists.
 _OPTIONS: Final = (pyromark.Options.ENABLE_TABLES | pyromark.Options.ENABLE_STRIKETHROUGH
                    | pyromark.Options.ENABLE_TASKLISTS)
 _UNENCODABLE: Final = re.compile(r"[\x00\ud800-\udfff]")

@@ -1,4 +1,5 @@
-"""Block Kit → Markdown: the lossy inverse of the converter (validation spec §6)."""
+"""Block Kit → Markdown: the lossy inverse of the converter (docs/toolkit.md, "Back to
+Markdown")."""
 
 from __future__ import annotations
 

@@ -29,7 +29,8 @@ _PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 # bullets, also `-item`; thematic breaks; setext underlines).
 _ORDERED = re.compile(r"([0-9]{1,9})([.)])(?![0-9])")
 _LINE_CHARS = frozenset("#>-+=")
-_GLYPHS = frozenset("•‣⁃⁌⁍∙◦▪▫●○■□◆◇")
+_GLYPHS = "•‣⁃⁌⁍∙◦▪▫●○■□◆◇"
+_ITEM_MARKS = "*" + _GLYPHS  # a list item when a space or the line end follows
 
 
 def decode_entities(text: str) -> str:
@@ -56,14 +57,18 @@ def _line_marks(text: str, line_start: bool) -> set[int]:
     while True:
         end = text.find("\n", pos)
         line = text[pos:] if end == -1 else text[pos:end]
-        if line:
-            ch = line[0]
-            if ch in _LINE_CHARS or (ch in _GLYPHS and line[1:2] in (" ", "\t")):
-                marks.add(pos)
+        # Behind indentation a marker still starts a list item (a nested one, after the
+        # input repairs) or a block: escaping one that would not is harmless.
+        lead = len(line) - len(line.lstrip(" \t"))
+        if lead < len(line):
+            ch = line[lead]
+            after = line[lead + 1 : lead + 2]
+            if ch in _LINE_CHARS or (ch in _ITEM_MARKS and after in ("", " ", "\t")):
+                marks.add(pos + lead)
             elif ch.isdigit():
-                m = _ORDERED.match(line)
+                m = _ORDERED.match(line, lead)
                 if m is not None:  # the `.` or `)` after the number
-                    marks.add(pos + len(m.group(1)))
+                    marks.add(pos + lead + len(m.group(1)))
         if end == -1:
             break
         pos = end + 1
