@@ -1,4 +1,4 @@
-"""derive_text_fallback: the ≤150-code-point notification text (converter spec §12)."""
+"""derive_text_fallback: the ≤150-code-point notification text of a block list."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def test_cap_constant_is_pinned() -> None:
     ([{"type": "actions", "elements": []}], ""),
 ])
 def test_spec_vectors(blocks: list[dict[str, Any]], expected: str) -> None:
-    """Each §12 vector gives exactly the listed fallback."""
+    """Each vector gives exactly the listed fallback."""
     assert derive_text_fallback(blocks) == expected
 
 
@@ -149,14 +149,14 @@ def test_escaped_punctuation_keeps_the_character() -> None:
 
 
 def test_header_broadcast_is_escaped() -> None:
-    """[D21] a header carrying <!channel> gives no raw broadcast in the fallback."""
+    """A header carrying <!channel> gives no raw broadcast in the fallback."""
     out = derive_text_fallback([header("<!channel> deploy")])
     assert "<!channel>" not in out
     assert out == "&lt;!channel&gt; deploy"
 
 
 def test_alt_text_broadcast_is_escaped() -> None:
-    """[D21] raw image alt text cannot broadcast."""
+    """Raw image alt text cannot broadcast."""
     out = derive_text_fallback([{"type": "image", "image_url": "u", "alt_text": "<!here>"}])
     assert out == "[image: &lt;!here&gt;]"
 

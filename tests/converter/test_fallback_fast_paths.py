@@ -1,4 +1,4 @@
-"""The fallback's string-method fast paths equal the regexes they replaced (§12)."""
+"""The fallback's string-method fast paths equal the regexes they replaced."""
 
 from __future__ import annotations
 

@@ -18,12 +18,12 @@ from ..exceptions import (
 )
 from ..normalizer import normalize
 from .auto import pick_markdown_block
-from .fallback import derive_text_fallback
 from .markdown_block import emit_markdown
 from .options import Mode, Options
 from .parse import Document, parse
 from .rich_text import render_rich_text
 from .slack_urls import rewrite_slack_url_forms
+from .text_fallback import document_fallback
 from .warnings import (
     MARKDOWN_BLOCK_FALLBACK_SURFACES_WARNING,
     nested_pattern_warning,
@@ -148,10 +148,9 @@ class Converter:
             # The walkers recurse once per nesting level; only a max_nesting_depth set far
             # above the default can get here.
             raise InputTooDeeplyNestedError(doc.depth, opts.max_nesting_depth) from None
-        return ConversionResult(
-            blocks, warnings, repairs,
-            derive_text_fallback(blocks, allow_broadcasts=opts.allow_broadcasts),
-        )
+        # The fallback comes from the document, not the blocks: the same in every mode, and
+        # free of the guesses that stripping mrkdwn or Markdown text back to words needs.
+        return ConversionResult(blocks, warnings, repairs, document_fallback(doc, opts))
 
     def _auto(
         self, doc: Document, warnings: list[str], keep_titles: bool

@@ -1,4 +1,8 @@
-"""Plain-text fallback for ``chat.postMessage(text=…)`` derived from blocks (converter spec §12)."""
+"""Plain-text fallback for ``chat.postMessage(text=…)`` derived from blocks (used per message).
+
+``convert`` builds its own from the parsed document (``converter/text_fallback.py``); this one
+works on blocks alone, so it reads markup back out of mrkdwn and Markdown text.
+"""
 
 from __future__ import annotations
 
@@ -10,17 +14,17 @@ from ..blocks.limits import TEXT_FALLBACK_MAX_CHARS
 from ..exceptions import BlockDecodeError
 from .escape import escape_text
 
-__all__ = ["derive_text_fallback"]
+__all__ = ["derive_text_fallback", "finish_fallback"]
 
 _JOIN = " — "
 _LIST_ITEM_SEP = " · "
 _ELLIPSIS = "…"
 
-# strip() rules 1-3, in order (ASCII whitespace classes, spec README §1).
+# Slack link and angle-URL tokens (ASCII white space ends a URL).
 _SLACK_LINK = re.compile(r"<[^|> \t\n\f\r]+\|([^>]+)>")
 _ANGLE_URL = re.compile(r"<([A-Za-z][A-Za-z0-9+.\-]{1,31}:[^|> \t\n\f\r]+)>")
 # Bare typed-mention tokens a section_mrkdwn section carries (`mention_map`): shown as
-# `@U…`, `#C…`, `@S…`, like rich_text user elements (§12.1). Broadcasts never match.
+# `@U…`, `#C…`, `@S…`, like rich_text user elements. Broadcasts never match.
 _MENTION_TOKEN = re.compile(r"<(@|#|!subteam\^)([A-Z0-9]{3,})>")
 _MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
 # What collapsing white space means: each run of ASCII white space (or a lone TAB, LF, CR,
@@ -249,14 +253,24 @@ def derive_text_fallback(blocks: Sequence[Any], *, allow_broadcasts: bool = Fals
             break
     if not collected:
         return ""
-    text = _collapse_ws(_JOIN.join(collected)).strip()
-    if len(text) > TEXT_FALLBACK_MAX_CHARS:
-        cut = TEXT_FALLBACK_MAX_CHARS - 1
-        # Never cut an entity in half: back up to before its `&`.
-        amp = text.rfind("&", max(0, cut - 4), cut)
-        if amp != -1 and text.startswith(("&amp;", "&lt;", "&gt;"), amp) and (
-            text.find(";", amp) >= cut
-        ):
-            cut = amp
-        text = text[:cut] + _ELLIPSIS
-    return text
+    return finish_fallback(_JOIN.join(collected))
+
+
+def finish_fallback(text: str) -> str:
+    """Collapse white space, strip the ends, and cut to 150 code points with an ellipsis,
+    never inside an ``&amp;``/``&lt;``/``&gt;`` entity or a ``<…>`` token (half of either
+    would show as broken text)."""
+    text = _collapse_ws(text).strip()
+    if len(text) <= TEXT_FALLBACK_MAX_CHARS:
+        return text
+    cut = TEXT_FALLBACK_MAX_CHARS - 1
+    amp = text.rfind("&", max(0, cut - 4), cut)
+    if amp != -1 and text.startswith(("&amp;", "&lt;", "&gt;"), amp) and (
+        text.find(";", amp) >= cut
+    ):
+        cut = amp
+    head = text[:cut]
+    opening = head.rfind("<")
+    if opening > head.rfind(">"):
+        head = head[:opening]
+    return head + _ELLIPSIS
