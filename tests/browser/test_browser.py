@@ -11,6 +11,7 @@ import os
 import re
 import time
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -285,4 +286,4 @@ def test_line_breaks_render_as_lines(context: Any, mode: str) -> None:
         return null;
     })""", ["Status", "Owner", "ETA", "Risk", "Next"])
     assert None not in tops, tops
-    assert all(later > earlier + 5 for earlier, later in zip(tops, tops[1:])), tops
+    assert all(later > earlier + 5 for earlier, later in pairwise(tops)), tops
