@@ -385,7 +385,7 @@ def to_messages(markdown_or_blocks: str | list[Block] | dict[str, Any], *,
         for m in to_messages(reply):
             say(**m)
     """
-    from .converter.fallback import derive_text_fallback
+    from .blocks.fallback import derive_text_fallback
 
     if isinstance(markdown_or_blocks, str):
         if not markdown_or_blocks.strip():

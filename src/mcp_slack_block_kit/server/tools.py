@@ -280,8 +280,8 @@ def convert_markdown_to_block_kit(
     the text cannot ping anyone; `mention_map` ({"alice": "U012AB3CD"}) is the safe way to create
     real mentions. return_preview_url=true adds a Block Kit Builder preview link.
     """
+    from ..blocks.fallback import derive_text_fallback
     from ..converter.core import convert_for_messages
-    from ..converter.fallback import derive_text_fallback
     from ..converter.options import Mode, options_from_mapping
     from ..messages import to_messages
 
