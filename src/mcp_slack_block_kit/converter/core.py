@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..blocks.fallback import derive_text_fallback
 from ..blocks.limits import MAX_MARKDOWN_BLOCK_SUM
 from ..exceptions import (
     ConversionError,

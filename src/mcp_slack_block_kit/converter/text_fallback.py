@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
+from ..blocks.fallback import finish_fallback
 from ..blocks.limits import TEXT_FALLBACK_MAX_CHARS
 from .escape import escape_text
-from .fallback import finish_fallback
 from .mentions import escape_with_handles, trusted_tokens
 from .parse import (
     CODE,
