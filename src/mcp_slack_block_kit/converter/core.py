@@ -19,8 +19,9 @@ from ..exceptions import (
 from ..normalizer import normalize
 from .auto import pick_markdown_block
 from .markdown_block import emit_markdown
+from .nodes import Document
 from .options import Mode, Options
-from .parse import Document, parse
+from .parse import parse
 from .rich_text import render_rich_text
 from .slack_urls import rewrite_slack_url_forms
 from .text_fallback import document_fallback

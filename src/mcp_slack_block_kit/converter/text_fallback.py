@@ -17,7 +17,7 @@ from ..blocks.fallback import finish_fallback
 from ..blocks.limits import TEXT_FALLBACK_MAX_CHARS
 from .escape import escape_text
 from .mentions import escape_with_handles, trusted_tokens
-from .parse import (
+from .nodes import (
     CODE,
     CODE_BLOCK,
     EMPHASIS,
