@@ -3,7 +3,12 @@ fallback) and the converter share it without the block tools importing the conve
 
 from __future__ import annotations
 
-__all__ = ["escape_text"]
+import re
+
+__all__ = ["PARTIAL_ENTITY", "escape_text"]
+
+# The start of an `&…;` entity cut off at the end of a text: a cut backs up before it.
+PARTIAL_ENTITY = re.compile(r"&[A-Za-z0-9#]{0,5}\Z")
 
 
 def escape_text(text: str) -> str:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from ..blocks.budget import message_overflow, overflow_warning
 from ..blocks.limits import MAX_MARKDOWN_BLOCK_SUM
 from ..exceptions import (
     ConversionError,
@@ -149,6 +150,9 @@ class Converter:
             # The walkers recurse once per nesting level; only a max_nesting_depth set far
             # above the default can get here.
             raise InputTooDeeplyNestedError(doc.depth, opts.max_nesting_depth) from None
+        # to_messages (and the MCP tool, which posts its messages) split what does not fit.
+        if not for_messages and (overflow := message_overflow(blocks)):
+            warnings.append(overflow_warning(overflow))
         # The fallback comes from the document, not the blocks: the same in every mode, and
         # free of the guesses that stripping mrkdwn or Markdown text back to words needs.
         return ConversionResult(blocks, warnings, repairs, document_fallback(doc, opts))

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .._entities import escape_text
+from .._entities import PARTIAL_ENTITY, escape_text
 from .mentions import trusted_tokens
 
 if TYPE_CHECKING:
@@ -20,8 +19,6 @@ __all__ = [
     "policy_escaper",
 ]
 
-# The start of an `&…;` entity cut off at the end of a text ([D17]: cuts back up before it).
-PARTIAL_ENTITY = re.compile(r"&[A-Za-z0-9#]{0,5}\Z")
 
 
 def _escape_keeping_trusted(text: str) -> str:
