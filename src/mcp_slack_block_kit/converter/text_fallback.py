@@ -10,13 +10,14 @@ messages".
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from ..blocks.fallback import finish_fallback
 from ..blocks.limits import TEXT_FALLBACK_MAX_CHARS
-from .escape import escape_text
-from .mentions import escape_with_handles, trusted_tokens
+from .escape import escape_around_tokens, escape_text
+from .mentions import escape_with_handles
 from .nodes import (
     CODE,
     CODE_BLOCK,
@@ -175,22 +176,16 @@ def _readable_tokens(text: str) -> str:
     """Escaped text in which each token ``preserve_mention_tokens`` keeps reads as its
     mention does in the blocks (``@U…``, ``#C…``, ``@S…``, a date's fallback text) without
     pinging from the notification: the model wrote it, the caller named no one."""
-    if "<" not in text:
-        return escape_text(text)
-    parts: list[str] = []
-    pos = 0
-    for match in trusted_tokens(text):
-        parts.append(escape_text(text[pos : match.start()]))
-        user, channel, group = match.group("user", "channel", "group")
-        if user or group:
-            parts.append("@" + (user or group))
-        elif channel:
-            parts.append("#" + channel)
-        else:
-            parts.append(escape_text(match.group("fallback") or ""))
-        pos = match.end()
-    parts.append(escape_text(text[pos:]))
-    return "".join(parts)
+    return escape_around_tokens(text, _readable)
+
+
+def _readable(match: re.Match[str]) -> str:
+    user, channel, group = match.group("user", "channel", "group")
+    if user or group:
+        return "@" + (user or group)
+    if channel:
+        return "#" + channel
+    return escape_text(match.group("fallback") or "")
 
 
 def _lone_image(node: Node) -> Link | None:
