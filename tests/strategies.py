@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 __all__ = [
     "HOSTILE_DESTINATIONS",
+    "chat_markdown",
     "glyph_outline",
     "hostile_destination",
     "hostile_markdown",
@@ -98,6 +99,35 @@ def _piece(draw: st.DrawFn) -> str:
 hostile_markdown = st.lists(
     st.tuples(_piece(), st.sampled_from(["\n\n", "\n", " ", ""])), min_size=1, max_size=6,
 ).map(lambda parts: "".join(p + sep for p, sep in parts))
+
+
+# Chat-style replies: the literal `_`, `~`, `*`, backticks and colons models write (emoji
+# shortcodes, identifiers, URLs, approximations) mixed with real markup, line breaks,
+# lists, quotes, headings, tables, code and `@handles`.
+_CHAT_WORDS = [
+    ":white_check_mark:", ":+1:", "snake_case_name", "__init__", "~14 minutes", "~/bin",
+    "2 * 3 * 4", "a*b", "5_000", "`code_span`", "``a ` b``", "https://x.com/a_b_c?q=d_e",
+    "<https://x.com/x_y|the_doc>", "@alice", "@bob", "@ops", "user@example.com", "R&D",
+    "a < b", "x > y", "<!here>", "<@U012AB3CD>", "&amp;", "\\*", "\\_", "*", "_", "~", "`",
+    "**bold**", "*it*", "_it_", "~~gone~~", "***both***", "[label](https://x.com/a_b)",
+    "![alt](https://x.com/i.png)", "é日🎉", "words here", "ok", "<br>", "  \n", "\\\n", "\n",
+]
+_CHAT_LINES = ["{}", "# {}", "## {}", "- {}", "1. {}", "> {}", "- [x] {}", "  - {}",
+               "| {} | b |\n|---|---|\n| {} | c |", "```\n{}\n```", "{} {}"]
+
+
+@st.composite
+def _chat_line(draw: st.DrawFn) -> str:
+    line = draw(st.sampled_from(_CHAT_LINES))
+    while "{}" in line:
+        words = draw(st.lists(st.sampled_from(_CHAT_WORDS), min_size=1, max_size=4))
+        line = line.replace("{}", " ".join(words), 1)
+    return line
+
+
+chat_markdown = st.lists(
+    st.tuples(_chat_line(), st.sampled_from(["\n", "\n\n"])), min_size=1, max_size=8,
+).map(lambda parts: "".join(line + sep for line, sep in parts))
 
 
 _GLYPHS = "•‣⁃⁌⁍∙◦▪▫●○■□◆◇"  # the glyphs the C11 repair turns into `-`

@@ -11,6 +11,7 @@ import os
 import re
 import time
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -236,3 +237,53 @@ def test_blank_page_fails_the_blank_check(context: Any, tmp_path: Path) -> None:
     page.screenshot(path=str(shot))
     stats = png_stats(shot.read_bytes())
     assert stats.luma_variance < 1 and stats.distinct_colors <= 2
+
+
+def test_playground_layout(context: Any, server: PlaygroundServer) -> None:
+    """The preview gets the column's whole height, the JSON wraps instead of scrolling
+    sideways, and the empty Markdown box says what to put in it."""
+    page = context.new_page()
+    page.goto(server.url)
+    n = _rendered(page)
+    height = page.evaluate(
+        "() => document.getElementById('preview').getBoundingClientRect().height")
+    assert height > 0.7 * 900, height  # a 900 px window: most of it is the preview
+    long_url = "https://example.com/" + "a_b_c/" * 60
+    page.locator("#markdown").fill(f"see {long_url}\n\n" + "- item\n" * 40)
+    n = _rendered(page, n)
+    pre = page.locator("#json")
+    assert pre.evaluate("el => getComputedStyle(el).whiteSpace") == "pre-wrap"
+    assert pre.evaluate("el => el.scrollWidth <= el.clientWidth"), "JSON scrolls sideways"
+    page.locator("#json-pane").scroll_into_view_if_needed()
+    assert pre.is_visible() and long_url[:40] in pre.inner_text()
+    editor = page.locator("#markdown")
+    assert "Markdown" in (editor.get_attribute("placeholder") or "")
+    editor.fill("")
+    _rendered(page, n)
+    assert editor.evaluate("el => el.matches(':placeholder-shown')")
+
+
+@pytest.mark.parametrize("mode", ["auto", "rich_text", "markdown_block", "section_mrkdwn"])
+def test_line_breaks_render_as_lines(context: Any, mode: str) -> None:
+    """A soft break, a hard break and `<br>` each start a new line in the rendered message,
+    in every mode."""
+    from mcp_slack_block_kit import convert
+
+    page = context.new_page()
+    source = "**Status:** ok\n**Owner:** bob  \nETA: soon\\\nRisk: low<br>Next: ship"
+    page.set_content(render_html(convert(source, mode=mode).blocks), wait_until="load")
+    tops = page.evaluate("""words => words.map(word => {
+        const walk = document.createTreeWalker(document.querySelector('.sbk-blocks'),
+                                                NodeFilter.SHOW_TEXT);
+        for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+            const at = node.data.indexOf(word);
+            if (at < 0) continue;
+            const range = document.createRange();
+            range.setStart(node, at);
+            range.setEnd(node, at + word.length);
+            return range.getBoundingClientRect().top;
+        }
+        return null;
+    })""", ["Status", "Owner", "ETA", "Risk", "Next"])
+    assert None not in tops, tops
+    assert all(later > earlier + 5 for earlier, later in pairwise(tops)), tops

@@ -1,4 +1,4 @@
-"""derive_text_fallback: the ≤150-code-point notification text."""
+"""derive_text_fallback: the ≤150-code-point notification text of a block list."""
 
 from __future__ import annotations
 
@@ -299,3 +299,39 @@ def test_non_list_blocks_raise_block_decode_error(bad: Any) -> None:
 
     with pytest.raises(BlockDecodeError, match="blocks: expected a list"):
         derive_text_fallback(bad)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    (":white_check_mark: done", ":white_check_mark: done"),
+    ("rename snake_case_name", "rename snake_case_name"),
+    ("see https://x.com/a_b_c?q=d_e", "see https://x.com/a_b_c?q=d_e"),
+    ("ETA ~14 minutes, ~/bin/x_y", "ETA ~14 minutes, ~/bin/x_y"),
+    ("2 * 3 * 4 and a*b and a lone ` tick", "2 * 3 * 4 and a*b and a lone ` tick"),
+    ("**bold** _it_ ~~gone~~ `co_de*x*`", "bold it gone co_de*x*"),
+    ("**bold _nested_ text**", "bold nested text"),
+])
+def test_markdown_text_keeps_literal_characters(text: str, expected: str) -> None:
+    """Only emphasis pairs and code-span backticks are markup; `_`, `~`, `*` and backticks
+    that are text stay (they were all deleted before)."""
+    assert derive_text_fallback([{"type": "markdown", "text": text}]) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("*Status:* :white_check_mark: `snake_case` ~14 min", "Status: :white_check_mark: snake_case ~14 min"),
+    ("_it_ and ~gone~ and <https://x.com/a_b|the_doc>", "it and gone and the_doc"),
+    ("```\nx_y = a*b\n```", "x_y = a*b"),
+])
+def test_mrkdwn_text_keeps_literal_characters(text: str, expected: str) -> None:
+    assert derive_text_fallback([section(text)]) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "*a _b ~c " * 20000, "`` ` " * 20000, "_" * 100000, "**x" + " y" * 50000 + "**",
+])
+def test_unpaired_markup_is_cheap(text: str) -> None:
+    """Many opening runs without a closing one: each is tried over a bounded span."""
+    from watchdog import describe, finishes
+
+    with finishes(describe("derive_text_fallback", text)):
+        out = derive_text_fallback([{"type": "markdown", "text": text}])
+    assert 0 < len(out) <= 150

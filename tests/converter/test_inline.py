@@ -1,4 +1,4 @@
-"""Inline walk, emoji, mention_map, trusted tokens and escaping."""
+"""Inline walk, emoji, mention_map, trusted tokens and escaping of the rich_text inline renderer."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from mcp_slack_block_kit.converter import convert
 from mcp_slack_block_kit.converter.escape import (
     escape_emphasis,
     escape_per_policy,
@@ -67,7 +68,7 @@ def test_escape_per_policy() -> None:
     assert policy_escaper(Options())(s) == escape_text(s)
 
 
-# -- walk ------------------------------------------------------------------
+# -- the walk ------------------------------------------------------------------
 
 
 def test_plain_paragraph() -> None:
@@ -89,8 +90,23 @@ def test_style_key_order_is_fixed() -> None:
         "bold": True, "italic": True, "strike": True, "code": True}
 
 
-def test_breaks_become_spaces() -> None:
-    assert inline("a\nb  \nc\\\nd") == [text("a b c d")]
+def test_breaks_are_line_breaks() -> None:
+    """A soft break, two trailing spaces and a backslash break are each a newline: Slack
+    shows it as a line break inside a text element."""
+    assert inline("a\nb  \nc\\\nd") == [text("a\nb\nc\nd")]
+
+
+def test_break_between_styled_runs_is_its_own_text() -> None:
+    """`**Status:** ok` over `**Owner:** bob` stays two lines."""
+    assert inline("**Status:** ok\n**Owner:** bob") == [
+        text("Status:", "bold"), text(" ok\n"), text("Owner:", "bold"), text(" bob"),
+    ]
+
+
+def test_br_tag_is_a_line_break() -> None:
+    """`<br>` (repair R8) reaches rich_text as a line break."""
+    assert convert("one<br>two", mode="rich_text").blocks[0]["elements"][0]["elements"] == [
+        text("one\ntwo")]
 
 
 def test_link_element() -> None:
@@ -243,7 +259,7 @@ def test_safety_mixed() -> None:
 
 
 def test_order_map_then_tokens_then_emoji() -> None:
-    """All three post-processing steps run on one run, in a fixed order."""
+    """All three post-processing steps run on one run, in a fixed order (handles, tokens, emoji)."""
     elements = inline("@alice <@U012AB3CD> :wave: <!here>", mention_map=MAP,
                       preserve_mention_tokens=True)
     assert [e["type"] for e in elements] == ["user", "text", "user", "text", "emoji", "text"]

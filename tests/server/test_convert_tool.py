@@ -350,20 +350,20 @@ def corpus_messages() -> list[str]:
 
 def library_result(markdown: str, split: str = "", **options: Any) -> dict[str, Any]:
     """What the tool should answer, from the public library: to_messages' messages (or the
-    one message's blocks and its text fallback) and convert's warnings."""
-    from mcp_slack_block_kit import Options, convert, derive_text_fallback, to_messages
+    one message's blocks and convert's text fallback) and convert's warnings."""
+    from mcp_slack_block_kit import Options, convert, to_messages
     from mcp_slack_block_kit.blocks.budget import OVERFLOW_WARNING_CODE
 
     opts = Options(**options)
     messages = to_messages(markdown, options=opts)
     # The tool returns `messages` for a reply that does not fit, so convert's note that
     # it does not fit one message is not the tool's.
-    warnings = [w for w in convert(markdown, options=opts).warnings
-                if not w.startswith(OVERFLOW_WARNING_CODE)]
+    converted = convert(markdown, options=opts)
+    warnings = [w for w in converted.warnings if not w.startswith(OVERFLOW_WARNING_CODE)]
     if split in ("messages", "blocks", "both") or len(messages) > 1:
         return {"messages": messages, "warnings": warnings}
     blocks = messages[0]["blocks"] if messages else []
-    fallback = derive_text_fallback(blocks, allow_broadcasts=opts.allow_broadcasts)
+    fallback = converted.text_fallback  # convert's, built from the document
     return {"blocks": blocks, "text_fallback": fallback, "warnings": warnings}
 
 

@@ -1,4 +1,8 @@
-"""Plain-text fallback for ``chat.postMessage(text=…)`` derived from blocks (notifications)."""
+"""Plain-text fallback for ``chat.postMessage(text=…)`` derived from blocks (used per message).
+
+``convert`` builds its own from the parsed document (``converter/text_fallback.py``); this one
+works on blocks alone, so it reads markup back out of mrkdwn and Markdown text.
+"""
 
 from __future__ import annotations
 
@@ -10,13 +14,13 @@ from .._entities import escape_text
 from ..exceptions import BlockDecodeError
 from .limits import TEXT_FALLBACK_MAX_CHARS
 
-__all__ = ["derive_text_fallback"]
+__all__ = ["derive_text_fallback", "finish_fallback"]
 
 _JOIN = " — "
 _LIST_ITEM_SEP = " · "
 _ELLIPSIS = "…"
 
-# strip() rules 1-3, in order (white space is ASCII white space only).
+# Slack link and angle-URL tokens (ASCII white space ends a URL).
 _SLACK_LINK = re.compile(r"<[^|> \t\n\f\r]+\|([^>]+)>")
 _ANGLE_URL = re.compile(r"<([A-Za-z][A-Za-z0-9+.\-]{1,31}:[^|> \t\n\f\r]+)>")
 # Bare typed-mention tokens a section_mrkdwn section carries (`mention_map`): shown as
@@ -31,8 +35,17 @@ _WINDOW = 768
 _ENOUGH = 2 * TEXT_FALLBACK_MAX_CHARS
 # `&` that does not already start one of the three entities Slack decodes.
 _BARE_AMP = re.compile(r"&(?!amp;|lt;|gt;)")
-# A backslash-escaped ASCII punctuation character, or an emphasis/code character.
-_MARKUP_CHAR = re.compile(r"\\([!-/:-@\[-`{-~])|[*_~`]")
+# A code span (a backtick run, its content, the same run): the content is kept as written.
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.{1,1000}?)(?<!`)\1(?!`)", re.S)
+# An emphasis, strong or strike pair in the places mrkdwn and Markdown read one: the opening
+# run after a non-word character, the closing one before one, neither next to a space on
+# the inside. `snake_case_name`, `:white_check_mark:`, `~14 minutes` and `2 * 3` are not
+# pairs. The content is bounded so each opening run is tried over a short span only.
+_PAIR = re.compile(r"(?<![\w*_~\\])([*_~]{1,3})(?=[^\s*_~])(.{1,600}?)(?<=[^\s\\])\1(?![\w*_~])",
+                   re.S)
+# A backslash-escaped ASCII punctuation character: literal content.
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
+_PAIR_PASSES = 3  # `***a _b_ c***`: each pass removes one level of nesting
 
 
 def _collapse_ws(text: str) -> str:
@@ -67,14 +80,21 @@ def _mention_text(match: re.Match[str]) -> str:
     return ("#" if match.group(1) == "#" else "@") + match.group(2)
 
 
-def _unescape_or_drop(match: re.Match[str]) -> str:
-    # An escaped punctuation character is literal content and is kept (even `*`);
-    # a bare emphasis or code character is dropped.
-    return match.group(1) or ""
+def _strip_pairs(text: str) -> str:
+    """Remove emphasis pairs from text that holds no code span."""
+    for _ in range(_PAIR_PASSES):
+        if not ("*" in text or "_" in text or "~" in text):
+            break
+        stripped = _PAIR.sub(r"\2", text)
+        if stripped == text:
+            break
+        text = stripped
+    return text
 
 
 def _strip_markup(text: str) -> str:
-    """Remove link syntax, heading/quote markers and emphasis characters from mrkdwn/Markdown.
+    """Remove link syntax, heading/quote markers, emphasis pairs and code-span backticks
+    from mrkdwn/Markdown, keeping every ``*``, ``_``, ``~`` and backtick that is text.
 
     Newlines are left for the caller's whitespace collapsing (they become one space).
     """
@@ -86,12 +106,25 @@ def _strip_markup(text: str) -> str:
         text = _MD_LINK.sub(r"\1", text)
     if "#" in text or ">" in text:
         text = _drop_line_markers(text)
+    escapes: list[str] = []
     if "\\" in text:
-        return _MARKUP_CHAR.sub(_unescape_or_drop, text)
-    # No escapes: just delete the markup characters.
-    for char in "*_~`":
-        if char in text:
-            text = text.replace(char, "")
+        # Escaped characters are content: park them where no pattern can see them.
+        def park(match: re.Match[str]) -> str:
+            escapes.append(match.group(1))
+            return "\x00"
+
+        text = _ESCAPED.sub(park, text.replace("\x00", ""))
+    if "`" in text:
+        parts = _CODE_SPAN.split(text)  # [text, run, code, run, code, …, text]
+        text = "".join(
+            _strip_pairs(part) if i % 3 == 0 else part if i % 3 == 2 else ""
+            for i, part in enumerate(parts))
+    else:
+        text = _strip_pairs(text)
+    if escapes:
+        pieces = text.split("\x00")
+        text = "".join(p + (escapes[i] if i < len(escapes) else "")
+                       for i, p in enumerate(pieces))
     return text
 
 
@@ -249,14 +282,24 @@ def derive_text_fallback(blocks: Sequence[Any], *, allow_broadcasts: bool = Fals
             break
     if not collected:
         return ""
-    text = _collapse_ws(_JOIN.join(collected)).strip()
-    if len(text) > TEXT_FALLBACK_MAX_CHARS:
-        cut = TEXT_FALLBACK_MAX_CHARS - 1
-        # Never cut an entity in half: back up to before its `&`.
-        amp = text.rfind("&", max(0, cut - 4), cut)
-        if amp != -1 and text.startswith(("&amp;", "&lt;", "&gt;"), amp) and (
-            text.find(";", amp) >= cut
-        ):
-            cut = amp
-        text = text[:cut] + _ELLIPSIS
-    return text
+    return finish_fallback(_JOIN.join(collected))
+
+
+def finish_fallback(text: str) -> str:
+    """Collapse white space, strip the ends, and cut to 150 code points with an ellipsis,
+    never inside an ``&amp;``/``&lt;``/``&gt;`` entity or a ``<…>`` token (half of either
+    would show as broken text)."""
+    text = _collapse_ws(text).strip()
+    if len(text) <= TEXT_FALLBACK_MAX_CHARS:
+        return text
+    cut = TEXT_FALLBACK_MAX_CHARS - 1
+    amp = text.rfind("&", max(0, cut - 4), cut)
+    if amp != -1 and text.startswith(("&amp;", "&lt;", "&gt;"), amp) and (
+        text.find(";", amp) >= cut
+    ):
+        cut = amp
+    head = text[:cut]
+    opening = head.rfind("<")
+    if opening > head.rfind(">"):
+        head = head[:opening]
+    return head + _ELLIPSIS

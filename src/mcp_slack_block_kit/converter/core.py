@@ -9,7 +9,6 @@ from functools import lru_cache
 from typing import Any
 
 from ..blocks.budget import message_overflow, overflow_warning
-from ..blocks.fallback import derive_text_fallback
 from ..blocks.limits import MAX_MARKDOWN_BLOCK_SUM
 from ..exceptions import (
     ConversionError,
@@ -26,6 +25,7 @@ from .options import Mode, Options
 from .parse import parse
 from .rich_text import render_rich_text
 from .slack_urls import rewrite_slack_url_forms
+from .text_fallback import document_fallback
 from .warnings import (
     MARKDOWN_BLOCK_FALLBACK_SURFACES_WARNING,
     nested_pattern_warning,
@@ -153,10 +153,9 @@ class Converter:
         # to_messages (and the MCP tool, which posts its messages) split what does not fit.
         if not for_messages and (overflow := message_overflow(blocks)):
             warnings.append(overflow_warning(overflow))
-        return ConversionResult(
-            blocks, warnings, repairs,
-            derive_text_fallback(blocks, allow_broadcasts=opts.allow_broadcasts),
-        )
+        # The fallback comes from the document, not the blocks: the same in every mode, and
+        # free of the guesses that stripping mrkdwn or Markdown text back to words needs.
+        return ConversionResult(blocks, warnings, repairs, document_fallback(doc, opts))
 
     def _auto(
         self, doc: Document, warnings: list[str], keep_titles: bool

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -13,6 +14,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PARTIAL_ENTITY",
+    "escape_around_tokens",
     "escape_emphasis",
     "escape_per_policy",
     "escape_text",
@@ -21,20 +23,29 @@ __all__ = [
 
 
 
-def _escape_keeping_trusted(text: str) -> str:
-    """Escape everything except substrings that are trusted Slack tokens (§7.4)."""
+def escape_around_tokens(text: str, write: Callable[[re.Match[str]], str]) -> str:
+    """Escape ``text`` except its trusted Slack tokens, each replaced by ``write(match)``."""
     if "<" not in text:
         return escape_text(text)
     parts: list[str] = []
     pos = 0
     for match in trusted_tokens(text):
         parts.append(escape_text(text[pos : match.start()]))
-        parts.append(match.group())
+        parts.append(write(match))
         pos = match.end()
     if not parts:
         return escape_text(text)
     parts.append(escape_text(text[pos:]))
     return "".join(parts)
+
+
+def _escape_keeping_trusted(text: str) -> str:
+    """Escape everything except substrings that are trusted Slack tokens (kept verbatim)."""
+    return escape_around_tokens(text, _verbatim)
+
+
+def _verbatim(match: re.Match[str]) -> str:
+    return match.group()
 
 
 def _unchanged(text: str) -> str:

@@ -123,7 +123,9 @@ class InlineRenderer:
             if kind is TEXT or kind is HTML:
                 text = node.text  # type: ignore[attr-defined]
             elif kind is SOFT_BREAK or kind is HARD_BREAK:
-                text = " "  # rich_text sections have no line breaks (reference behaviour)
+                # Slack shows a newline in a text element as a line break, and a chat
+                # reply's lines are meant as lines: both breaks stay breaks.
+                text = "\n"
             elif kind is CODE:
                 text = node.text  # type: ignore[attr-defined]
                 if text:
@@ -162,7 +164,7 @@ class InlineRenderer:
             runs.append(([text], mask))
 
     def _emit(self, text: str, mask: int, out: list[Element]) -> None:
-        """Post-process one text run (§7.1 steps 1-4) and append its elements."""
+        """Post-process one text run (handles, kept tokens, emoji) and append its elements."""
         if mask & _CODE:  # code is literal: no emoji, no mentions
             out.append(_text_element(text, mask))
             return
@@ -187,7 +189,7 @@ class InlineRenderer:
                 out.append(piece)  # type: ignore[arg-type]
 
     def _handles(self, text: str, mask: int) -> list[str | Element]:
-        """§7.3: split out ``@handle`` runs that ``mention_map`` resolves."""
+        """Split out the ``@handle`` runs that ``mention_map`` resolves."""
         assert self._map is not None
         pieces: list[str | Element] = []
         pos = 0
@@ -203,7 +205,7 @@ class InlineRenderer:
         return pieces
 
     def _trusted(self, pieces: list[str | Element], mask: int) -> list[str | Element]:
-        """§7.4: promote trusted Slack tokens in the text pieces to typed elements."""
+        """Promote trusted Slack tokens in the text pieces to typed elements."""
         out: list[str | Element] = []
         for piece in pieces:
             if type(piece) is not str or "<" not in piece:
@@ -218,7 +220,7 @@ class InlineRenderer:
         return out
 
     def _emoji(self, text: str, mask: int, out: list[Element]) -> None:
-        """§7.2: split ``:name:`` shortcodes out of a text run."""
+        """Split ``:name:`` shortcodes out of a text run."""
         pos = 0
         for match in EMOJI_RE.finditer(text):
             if match.start() > pos:

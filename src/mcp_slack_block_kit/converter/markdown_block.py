@@ -170,10 +170,12 @@ class _Emitter:
                 # Spaces before a line ending belong to the break, never to the text.
                 if out and out[-1].endswith((" ", "\t")):
                     out[-1] = out[-1].rstrip(" \t")
-                if kind is SOFT_BREAK:
-                    out.append("\n")
-                elif out and not out[-1].endswith("\n"):
+                # A soft break is written as a hard one: a line break whether the reader
+                # takes a newline as one (as Slack's chat text does) or follows CommonMark.
+                if out and not out[-1].endswith("\n"):
                     out.append("  \n")
+                elif kind is SOFT_BREAK:  # nothing on the line to break after
+                    out.append("\n")
                 else:  # on an otherwise empty line two spaces would make a blank line
                     out.append("\\\n")
             elif kind is CODE:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from .._urls import link_refusal
@@ -12,6 +12,7 @@ __all__ = [
     "EMOJI_RE",
     "HANDLE_RE",
     "TRUSTED_TOKEN_RE",
+    "escape_with_handles",
     "mention_element",
     "resolve_handle",
     "trusted_element",
@@ -69,6 +70,34 @@ def resolve_handle(handle: str, mention_map: Mapping[str, str]) -> tuple[str, st
         if target is not None:
             return stripped, target
     return None
+
+
+def escape_with_handles(
+    text: str, escape: Callable[[str], str], mention_map: Mapping[str, str] | None
+) -> str:
+    """``text`` escaped with ``escape``, each ``@handle`` that ``mention_map`` resolves
+    written as the live token of its ID (``<@U…>``, ``<#C…>``, ``<!subteam^S…>``): the
+    caller asked for those mentions, so they are the only tokens left unescaped."""
+    if not mention_map or "@" not in text:
+        return escape(text)
+    out: list[str] = []
+    pos = 0
+    for match in HANDLE_RE.finditer(text):
+        resolved = resolve_handle(match.group(1), mention_map)
+        if resolved is None:
+            continue
+        handle, slack_id = resolved
+        out.append(escape(text[pos : match.start()]))
+        lead = slack_id[0]
+        if lead == "C":
+            out.append(f"<#{slack_id}>")
+        elif lead == "S":
+            out.append(f"<!subteam^{slack_id}>")
+        else:
+            out.append(f"<@{slack_id}>")
+        pos = match.start() + 1 + len(handle)
+    out.append(escape(text[pos:]))
+    return "".join(out)
 
 
 def mention_element(slack_id: str, style: dict[str, bool] | None) -> dict[str, Any]:

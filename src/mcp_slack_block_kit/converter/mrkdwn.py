@@ -15,7 +15,7 @@ from ..blocks.fenced import cut_fenced
 from .blockkit import BlockList, standalone_image, table_blocks
 from .escape import policy_escaper
 from .inline import InlineRenderer
-from .mentions import HANDLE_RE, resolve_handle
+from .mentions import escape_with_handles
 from .nodes import (
     CODE,
     CODE_BLOCK,
@@ -112,26 +112,7 @@ class _Walker:
 
     def text_run(self, text: str) -> str:
         """Escape a text run per policy; ``mention_map`` handles become mrkdwn tokens."""
-        if self.map is None or "@" not in text:
-            return self.escape(text)
-        out: list[str] = []
-        pos = 0
-        for match in HANDLE_RE.finditer(text):
-            resolved = resolve_handle(match.group(1), self.map)
-            if resolved is None:
-                continue
-            handle, slack_id = resolved
-            out.append(self.escape(text[pos : match.start()]))
-            lead = slack_id[0]
-            if lead == "C":
-                out.append(f"<#{slack_id}>")
-            elif lead == "S":
-                out.append(f"<!subteam^{slack_id}>")
-            else:
-                out.append(f"<@{slack_id}>")
-            pos = match.start() + 1 + len(handle)
-        out.append(self.escape(text[pos:]))
-        return "".join(out)
+        return escape_with_handles(text, self.escape, self.map)
 
     def inline(self, nodes: list[Node]) -> str:
         """The mrkdwn for inline ``nodes``."""

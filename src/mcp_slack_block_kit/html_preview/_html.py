@@ -30,7 +30,7 @@ _SAFE_IMG: Final = re.compile(
 # The three entities Slack itself decodes in message text (and nothing else).
 _SLACK_ENTITY: Final = re.compile(r"&(amp|lt|gt);")
 _ENTITY_CHAR: Final = {"amp": "&", "lt": "<", "gt": ">"}
-# Emoji shortcodes as the converter recognises them (converter/inline.py).
+# Emoji shortcodes as the converter recognises them (``:name:`` between non-digits).
 _EMOJI: Final = re.compile(r"(?<![0-9]):([A-Za-z+][A-Za-z0-9_+\-]*):(?![0-9])")
 _FITZPATRICK_2: Final = 0x1F3FB  # EMOJI MODIFIER FITZPATRICK TYPE-1-2 (Slack's skin-tone-2)
 # C0 controls other than TAB/LF/CR (HTML forbids them) and lone surrogates (JSON can carry

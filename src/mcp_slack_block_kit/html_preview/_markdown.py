@@ -11,7 +11,7 @@ from ._html import esc, link_html, text_with_emoji
 
 __all__ = ["render_markdown"]
 
-# The converter's parser features (converter/parse.py): tables, strikethrough, task lists.
+# The converter's parser features: tables, strikethrough, task lists.
 _OPTIONS: Final = (pyromark.Options.ENABLE_TABLES | pyromark.Options.ENABLE_STRIKETHROUGH
                    | pyromark.Options.ENABLE_TASKLISTS)
 _UNENCODABLE: Final = re.compile(r"[\x00\ud800-\udfff]")
@@ -96,10 +96,10 @@ class _Renderer:
     def event(self, ev: Any) -> None:
         out = self.out
         if isinstance(ev, str):
-            if ev == "SoftBreak":
-                out.append("\n")
-            elif ev == "HardBreak":
-                out.append("<br>")
+            if ev in ("SoftBreak", "HardBreak"):
+                # A chat message's lines stay lines (the converter writes every break as a
+                # hard one; Slack does not document how it shows a bare newline here).
+                out.append("\n" if self.in_code else "<br>")
             elif ev == "Rule":
                 out.append('<hr class="sbk-md-rule">')
             return

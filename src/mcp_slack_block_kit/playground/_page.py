@@ -53,14 +53,19 @@ main{flex:1;display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1.25fr);ga
 padding:12px;min-height:0}
 .pane{display:flex;flex-direction:column;min-height:0;background:#fff;border:1px solid #ddd;
 border-radius:8px;overflow:hidden}
-.pane-title{display:flex;align-items:center;gap:8px;padding:8px 12px;font-weight:700;
-border-bottom:1px solid #eee;background:#fafafa}
-.pane-title .spacer{flex:1}
+.pane-title{display:flex;flex-wrap:wrap;align-items:center;gap:8px;padding:8px 12px;
+font-weight:700;border-bottom:1px solid #eee;background:#fafafa}
 textarea{flex:1;width:100%;border:0;resize:none;padding:12px;outline:none;
 font:13px/1.55 Monaco,Menlo,Consolas,"Courier New",monospace;color:#1d1c1d}
-.right{display:grid;grid-template-rows:auto auto minmax(200px,3fr) auto minmax(120px,2fr)}
+.pane-title .spacer{flex:1}
+textarea::placeholder{color:#8d8c8d}
+/* The right column scrolls as a whole: the preview gets all of its visible height (a real
+   reply fits without a second scroll bar), the JSON follows below it. */
+.right{display:flex;flex-direction:column;gap:12px;overflow:auto;min-height:0}
+.right>.pane{flex:none;overflow:visible}
+.preview-pane{height:100%;min-height:420px}
 iframe{width:100%;height:100%;border:0;background:#f8f8f8}
-.stage{position:relative;min-height:0}
+.stage{position:relative;flex:1;min-height:0}
 .stream{position:absolute;inset:0;overflow:auto;padding:12px;background:#f8f8f8}
 .bubble{background:#fff;border:1px solid #e2e2e2;border-radius:8px;padding:8px 12px;
 margin-bottom:10px}
@@ -68,9 +73,11 @@ margin-bottom:10px}
 .bubble .text{margin:0;white-space:pre-wrap;word-break:break-word;font:13px/1.5 Monaco,Menlo,
 Consolas,monospace}
 .bubble.live .text::after{content:"\u258c";color:#1264a3}
-pre#json{margin:0;padding:10px 12px;overflow:auto;font:12px/1.5 Monaco,Menlo,Consolas,
-monospace;background:#fbfbfb;white-space:pre}
-.status{font-weight:400;font-size:12px;color:#616061}
+pre#json{margin:0;padding:10px 12px;font:12px/1.5 Monaco,Menlo,Consolas,monospace;
+background:#fbfbfb;white-space:pre-wrap;overflow-wrap:anywhere}
+.jump{font-size:12px;color:#1264a3;text-decoration:none}
+.status{order:1;flex-basis:100%;font-weight:400;font-size:12px;color:#616061}
+.status:empty{display:none}
 .status.error{color:#e01e5a;font-weight:700}
 .notes{display:flex;flex-wrap:wrap;gap:6px;padding:0 12px}
 .notes:not(:empty){padding:8px 12px;border-bottom:1px solid #eee}
@@ -82,7 +89,8 @@ button{font:inherit;font-size:12px;font-weight:700;padding:4px 10px;border-radiu
 border:1px solid rgba(29,28,29,.3);background:#fff;cursor:pointer}
 button.primary{background:#007a5a;border-color:#007a5a;color:#fff}
 button:disabled{opacity:.5;cursor:default}
-@media (max-width:900px){main{grid-template-columns:1fr}}
+@media (max-width:900px){main{grid-template-columns:1fr;overflow:auto}
+.left{min-height:50vh}.right{overflow:visible}.preview-pane{height:80vh}}
 """
 
 APP_JS: Final = """\
@@ -243,6 +251,9 @@ def _controls() -> str:
 
 
 _SAMPLE_HTML: Final = html.escape(SAMPLE_MARKDOWN)
+_PLACEHOLDER: Final = html.escape(
+    "Paste or type the Markdown a model wrote: **bold**, - lists, | tables |, ```code```, "
+    "links, :emoji:, @mentions…")
 
 PAGE_HTML: Final = f"""\
 <!DOCTYPE html>
@@ -256,20 +267,25 @@ PAGE_HTML: Final = f"""\
 <div class="controls">{_controls()}</div></header>
 <main>
 <section class="pane left"><div class="pane-title">Markdown</div>
-<textarea id="markdown" spellcheck="false" aria-label="Markdown">{_SAMPLE_HTML}</textarea>
+<textarea id="markdown" spellcheck="false" aria-label="Markdown"
+placeholder="{_PLACEHOLDER}">{_SAMPLE_HTML}</textarea>
 </section>
-<section class="pane right">
-<div class="pane-title">Preview <span id="status" class="status"></span></div>
+<div class="right">
+<section class="pane preview-pane">
+<div class="pane-title">Preview <span class="spacer"></span><span id="status" class="status"></span>
+<a class="jump" href="#json-pane">JSON \u2193</a>
+<button id="copy" type="button">Copy JSON</button>
+<button id="builder" type="button" class="primary" disabled>Open in Block Kit Builder</button>
+</div>
 <div id="notes" class="notes" aria-live="polite"></div>
 <div class="stage"><iframe id="preview" sandbox="" title="Slack message preview"></iframe>
 <div id="stream-view" class="stream" hidden aria-live="off" aria-label="Streamed messages"></div>
 </div>
-<div class="pane-title">Block Kit JSON<span class="spacer"></span>
-<button id="copy" type="button">Copy JSON</button>
-<button id="builder" type="button" class="primary" disabled>Open in Block Kit Builder</button>
-</div>
+</section>
+<section class="pane json-pane" id="json-pane"><div class="pane-title">Block Kit JSON</div>
 <pre id="json" aria-label="Block Kit JSON"></pre>
 </section>
+</div>
 </main>
 </body></html>
 """

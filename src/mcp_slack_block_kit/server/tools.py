@@ -167,17 +167,16 @@ def _convert(markdown: str, options: Any, *, as_messages: bool,
              with_preview: bool) -> dict[str, Any]:
     """The convert result (``ConvertOutput``): the reply as ``blocks`` with its
     ``text_fallback``, or as ``messages``; the optional preview link; ``warnings``."""
-    from ..blocks.fallback import derive_text_fallback
+    from ..blocks.pack import messages_from_blocks
     from ..converter.core import convert_for_messages
     from ..converter.options import Mode
-    from ..messages import to_messages
 
-    # The conversion to_messages makes (never refused for size), then its grouping.
+    # The conversion to_messages makes (never refused for size), then its grouping: this is
+    # to_messages(markdown, options) without a second conversion (a reply that fits one
+    # message keeps the conversion's fallback, built from the document).
     result = convert_for_messages(markdown, options)
-    # Grouping the converted blocks is to_messages(markdown, options) without a second
-    # conversion; only allow_broadcasts changes how to_messages derives each `text`.
-    messages = (to_messages(markdown, options=options) if options.allow_broadcasts
-                else to_messages(result.blocks))
+    messages = messages_from_blocks(result.blocks, allow_broadcasts=options.allow_broadcasts,
+                                    text=result.text_fallback)
     warnings = list(result.warnings)
     if options.mode is Mode.MARKDOWN_BLOCK and result.blocks and all(
             b.get("type") != "markdown" for b in result.blocks):
@@ -203,8 +202,7 @@ def _convert(markdown: str, options: Any, *, as_messages: bool,
         elif note is not None:
             warnings.append(note)
     if "blocks" in out:
-        out["text_fallback"] = derive_text_fallback(blocks,
-                                                    allow_broadcasts=options.allow_broadcasts)
+        out["text_fallback"] = result.text_fallback
     out["warnings"] = warnings
     return out
 
