@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mcp_slack_block_kit import MarkdownStream, Options
-from streaming.helpers import committed_after_each, stream_all
+from streaming.helpers import committed_after_each, cut, stream_all
 
 # (deltas, options, the whole committed text after each delta and then after finish)
 CASES = {
@@ -47,6 +47,15 @@ CASES = {
         ["in order:\n1. **", "Se", "ats** used"], None,
         ["in order:", "in order:", "in order:\n1. **Seats** used",
          "in order:\n1. **Seats** used"]),
+    "a line that starts with bold is no glued bullet: it streams": (
+        ["**Severity:** SE", "V-2\n**St", "atus:** Res", "olved\n", "more"], None,
+        ["**Severity:** SE", "**Severity:** SEV-2", "**Severity:** SEV-2\n**Status:** Res",
+         "**Severity:** SEV-2\n**Status:** Resolved",
+         "**Severity:** SEV-2\n**Status:** Resolved\nmore",
+         "**Severity:** SEV-2\n**Status:** Resolved\nmore"]),
+    "a line start like `*it` waits until a second `*` shows it is emphasis": (
+        ["*it", "alic* text\n", "x"], None,
+        ["", "*italic* text", "*italic* text\nx", "*italic* text\nx"]),
     "a broadcast is escaped as it streams": (
         ["ping <!he", "re> now"], None,
         ["ping", "ping &lt;!here&gt; now", "ping &lt;!here&gt; now"]),
@@ -101,3 +110,17 @@ def test_held_back_counts_what_is_not_committed() -> None:
     assert stream.held_back == len(" **bo")
     stream.finish()
     assert stream.held_back == 0
+
+
+def test_a_code_span_across_lines_goes_out_once() -> None:
+    """A code span that runs onto the next line is escaped line by line, not repeated."""
+    reply = "**S** ```http\nGET &x <t>\n``` ```yaml\nexports: 1\n```"
+    assert stream_all(cut(reply, [3])) == [
+        "**S** ```http\nGET &x <t>\n``` ```yaml\nexports: 1\n```\n```"]
+
+
+def test_an_unclosed_fence_is_closed_even_when_its_repair_cannot_be_used() -> None:
+    """The normalizer's Slack link rewrite changes a code line already sent: the fence
+    left open at the end is still closed."""
+    messages = stream_all(cut("```python\nx = 1\n``` <https://x.y/a|label>", [3]))
+    assert messages == ["```python\nx = 1\n``` <https://x.y/a|label>\n```"]

