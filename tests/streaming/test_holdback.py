@@ -124,3 +124,13 @@ def test_an_unclosed_fence_is_closed_even_when_its_repair_cannot_be_used() -> No
     left open at the end is still closed."""
     messages = stream_all(cut("```python\nx = 1\n``` <https://x.y/a|label>", [3]))
     assert messages == ["```python\nx = 1\n``` <https://x.y/a|label>\n```"]
+
+
+def test_a_message_break_never_cuts_a_code_span_that_closes_past_the_cap() -> None:
+    """A piece too long for the message is cut outside the code span that straddles
+    the cap, so neither message shows raw backticks."""
+    reply = ("x " * 100 + "\n\nEach request carries `Webhook-Signature: t=<unix>,v1=<hex>` "
+             "where it goes.")
+    messages = stream_all(cut(reply, [1]), max_message_chars=256)
+    assert len(messages) == 2
+    assert messages[1].startswith("`Webhook-Signature: ")

@@ -70,6 +70,12 @@ def test_finished_stream_shows_what_normalize_shows(reply: str, sizes: list[int]
     # A `<br>` beside a non-blank line stays text in normalize() when a fence run appears
     # anywhere in the reply, even far below (a known limit, docs/streaming.md).
     assume(not (re.search("<br", reply, re.IGNORECASE) and re.search("```|~~~", reply)))
+    # Likewise a Unicode bullet (`• item`) becomes a list item only when no fence run
+    # would move into the item; the stream decides at the bullet, before seeing the rest.
+    assume(not (re.search("(?m)^ {0,3}[•‣⁃⁌⁍∙◦▪▫●○■□◆◇]", reply) and re.search("```|~~~", reply)))
+    # And the nested-fence repair lengthens an outer fence from what the whole reply holds
+    # (a later fence line decides): the stream has sent the opener by then.
+    assume("V13" not in normalize(reply).fired)
     messages = stream_all(cut(reply, sizes), opts)
     assert visible_messages(messages) == _reference(reply, opts)
 

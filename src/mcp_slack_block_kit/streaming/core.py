@@ -230,9 +230,6 @@ class MarkdownStream:
             self._take_lines()
         self._quick = _NONE
         self._finalize(len(self._seg))
-        # The repairs close an unclosed fence; when the repaired tail could not be used
-        # (a repair changed committed code), the closer is still owed.
-        self._writer.close_fence()
         return self._events()
 
     # -- the quick path ----------------------------------------------------------------
@@ -307,7 +304,7 @@ class MarkdownStream:
         """The events of writing ``text``, the rest of a line, as the whole push."""
         message = self._writer.append_inside(text, fence)
         if message >= 0:
-            return [StreamEvent(message, text)]
+            return [_event(message, text)]
         self._emit(text, fence, Boundary.INSIDE)
         return self._events()
 
@@ -414,6 +411,13 @@ class MarkdownStream:
                 # The repairs changed text already committed (cannot happen for the
                 # cuts the stream makes; kept so a surprise never repeats text).
                 pieces = self._escaper.block(self._fallback(seg[self._c:]))
+                if self._is_fence:
+                    # (The Slack link rewrite reaches into code.) The repairs would close
+                    # an unclosed fence: close it here too.
+                    self._write(pieces, Boundary.INSIDE)
+                    self._writer.close_fence()
+                    self._c = end
+                    return
             else:
                 pieces = _drop_prefix(pieces, len(done))
         first = Boundary.BLOCK if self._c == 0 else (
@@ -591,6 +595,10 @@ class MarkdownStream:
         ctx = self._context
         head = self._table_head
         if head is not None and self._ls >= head[2]:
+            if not ctx and _PIPED_ROWS.match(raw) and not any(f(raw) for f in self._may_fire):
+                # Rows with both outer pipes under their delimiter row, and nothing in
+                # them any repair looks for: the table repairs have nothing to add.
+                return raw, frozenset()
             # Table rows are rows only under their header (and delimiter row).
             ctx += head[0] + "\n" + (head[1] + "\n" if self._ls > head[2] else "")
         source = rewrite_slack_url_forms(ctx + raw)
@@ -690,7 +698,7 @@ class MarkdownStream:
 
     def _events(self) -> list[StreamEvent]:
         taken = self._writer.take()
-        return [StreamEvent(m, t) for m, t in taken] if taken else []
+        return [_event(m, t) for m, t in taken] if taken else []
 
 
 def _closes(line: str, fence: _Fence) -> bool:
@@ -750,9 +758,25 @@ def _may_close(line: str, char: str) -> bool:
 # escapes anything, no line ending, no look-alike a link repair rewrites.
 _NOT_PLAIN = re.compile(
     r"[\x00-\x08\x0a-\x1f\x7f-\x9f*_~`\[\]!<>\\&|@\u2013\u2014\u2018\u2019\u201c\u201d\u2026\u2028\u2029]")
+_new_event = object.__new__
+_set_message = StreamEvent.message.__set__  # type: ignore[attr-defined]
+_set_text = StreamEvent.text.__set__  # type: ignore[attr-defined]
+
+
+def _event(message: int, text: str) -> StreamEvent:
+    """``StreamEvent(message, text)`` at half the cost: a push makes one for most deltas,
+    and a frozen dataclass's ``__init__`` goes through ``object.__setattr__``."""
+    event = _new_event(StreamEvent)
+    _set_message(event, message)
+    _set_text(event, text)
+    return event
+
+
 # The short paths (see MarkdownStream._quick_state).
 _NONE, _PROSE, _WAIT_PLAIN, _CODE, _WAIT_LINE = range(5)
 # A table row's start that no further character turns into a list item, heading or quote.
+# Table rows (and what starts the next one) written with their outer pipes.
+_PIPED_ROWS = re.compile(r"(?: {0,3}\|[^\n]*\|[ \t]*\n)* {0,3}\|(?:[^\n]*\|)?[ \t]*\Z")
 _ROW = re.compile(r" {0,3}[^ \t\n#>*+\-0-9]| {4}")
 _LOOKALIKE = re.compile("[\u2013\u2014\u2018\u2019\u201c\u201d\u2026]")
 _DEFINITION_START = re.compile(r" {0,3}\[")

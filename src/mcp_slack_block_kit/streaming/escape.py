@@ -185,6 +185,12 @@ class Escaper:
         """Escape a normalized block of Markdown; one ``Piece`` per line."""
         if not text:
             return []
+        if ("```" not in text and "~~~" not in text
+                and (not self.active or _SPECIAL_CHAR.search(text) is None)):
+            # No fence and nothing to escape: every line comes out as it is.
+            texts = text.split("\n")
+            last = texts.pop()
+            return [Piece(t + "\n", None) for t in texts] + [Piece(last, None)]
         lines = classify(text)
         pieces: list[Piece] = []
         fence: Fence | None = None

@@ -183,7 +183,8 @@ def split_point(text: str, limit: int, *, code: bool) -> int:
         return nl + 1 if nl >= 0 else 0
     if nl >= limit // 2:
         return nl + 1
-    blocked = _unsafe_ranges(text[:limit])
+    # Read the whole piece: a code span or link that closes after the limit is one too.
+    blocked = _unsafe_ranges(text)
     best = 0
     for m in _SENTENCE_END.finditer(window):
         if m.end() <= limit and not _inside(m.end(), blocked):
