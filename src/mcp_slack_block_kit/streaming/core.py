@@ -12,19 +12,39 @@ of the reply. See docs/streaming.md.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import NamedTuple
 
 from ..blocks.limits import MAX_MARKDOWN_TEXT_CHARS
 from ..converter.options import Options
 from ..converter.slack_urls import rewrite_slack_url_forms
 from ..exceptions import InvalidOptionsError, StreamClosedError
 from ..normalizer import normalize
-from ..normalizer.lines import FENCE_CONTENT, FENCE_OPEN, classify, delimiter_row, split_one_liner
+from ..normalizer.lines import delimiter_row, split_one_liner
 from ..normalizer.pipeline import PIPELINE
-from .escape import Escaper, Fence, Piece, fence_of
+from .escape import Escaper, Piece
 from .inline import MARKERS, InlineScanner
+from .lines import (
+    BLOCK_START,
+    FENCE_LINE,
+    HOLD,
+    LOOKALIKE,
+    NOT_PLAIN,
+    PIECE_UNSAFE,
+    PIPED_ROWS,
+    TABLE_UNSAFE,
+    WAIT,
+    WS,
+    OpenFence,
+    closes,
+    drop_prefix,
+    ends_container,
+    ends_in_fence,
+    fence_of_line,
+    head_verdict,
+    joins_split_link,
+    may_close,
+)
 from .messages import Boundary, Writer
+from .quick import Q_CODE, Q_NONE, Q_PROSE, ShortPaths, StreamEvent
 
 __all__ = [
     "DEFAULT_MAX_MESSAGE_CHARS",
@@ -39,33 +59,7 @@ MIN_MESSAGE_CHARS = 256
 """The smallest ``max_message_chars``: room for a reopened fence and some text."""
 
 
-@dataclass(frozen=True, slots=True)
-class StreamEvent:
-    """Append ``text`` (as ``markdown_text``) to message ``message`` (0 = the first)."""
-
-    message: int
-    text: str
-
-
-# A fence line after any container markers (block quotes, list items, indentation).
-_FENCE_LINE = re.compile(
-    r"((?:[ \t]*(?:>[ \t]?|(?:[-*+]|[0-9]{1,9}[.)])[ \t]+))*[ \t]*)(`{3,}|~{3,})(.*)",
-    re.DOTALL,
-)
-_QUOTE_START = re.compile(r" {0,3}>")
-
-
-class _Fence(NamedTuple):
-    """A fenced code block the line splitter sees open."""
-
-    char: str
-    length: int
-    column: int  # where its run starts (characters)
-    quoted: bool  # opened inside a block quote
-_WS = " \t\n\r\f"
-
-
-class MarkdownStream:
+class MarkdownStream(ShortPaths):
     """Turn Markdown deltas into append-only ``StreamEvent`` s (no I/O).
 
     ``options`` picks the repairs (``decode_html_entities``,
@@ -77,33 +71,18 @@ class MarkdownStream:
     """
 
     __slots__ = (
-        "_blank_tail",
-        "_c",
         "_context",
-        "_cr",
         "_escaper",
-        "_fence",
-        "_fence_piece",
-        "_finished",
         "_flags",
         "_fresh",
         "_has_content",
-        "_hold_all",
-        "_is_fence",
         "_last_line",
-        "_line_esc",
-        "_line_norm",
         "_lines_done",
-        "_ls",
         "_may_fire",
         "_open_tail",
         "_quick",
         "_risky_re",
-        "_scan",
-        "_seg",
-        "_table",
         "_table_head",
-        "_writer",
     )
 
     def __init__(
@@ -146,11 +125,11 @@ class MarkdownStream:
         self._has_content = False  # the open segment holds a non-blank line
         self._last_line = ""  # its last non-blank line (a split link's `[label]`?)
         self._blank_tail = False  # the open segment ended with a blank line
-        self._fence: _Fence | None = None
+        self._fence: OpenFence | None = None
         self._finished = False
         self._is_fence = False
         self._hold_all = False
-        self._quick = _NONE  # the short path the next delta may take (see push)
+        self._quick = Q_NONE  # the short path the next delta may take (see push)
         self._open_segment(fresh=True, fence=False)
 
     @property
@@ -185,14 +164,14 @@ class MarkdownStream:
         quick = self._quick
         if quick:
             # Most deltas cannot change what is held back: they take a short path.
-            if quick >= _CODE:
+            if quick >= Q_CODE:
                 if "\n" not in delta and "\r" not in delta:
-                    if quick == _CODE:
+                    if quick == Q_CODE:
                         return self._push_code(delta)
                     self._seg += delta
                     return []
-            elif _NOT_PLAIN.search(delta) is None:
-                if quick == _PROSE:
+            elif NOT_PLAIN.search(delta) is None:
+                if quick == Q_PROSE:
                     return self._push_plain(delta)
                 self._seg += delta
                 return []
@@ -228,84 +207,8 @@ class MarkdownStream:
             self._cr = False
             self._seg += "\n"
             self._take_lines()
-        self._quick = _NONE
+        self._quick = Q_NONE
         self._finalize(len(self._seg))
-        return self._events()
-
-    # -- the quick path ----------------------------------------------------------------
-
-    def _quick_state(self) -> int:
-        """Which short path the next delta may take (``_NONE``: the full one).
-
-        ``_CODE``: in a code block whose current line is already going out (so it is no
-        closing fence), more of the line goes out as it is. ``_PROSE``: in the middle of
-        a line whose start went out, with nothing open in the scanner and only trailing
-        spaces held back, a plain delta (see ``_NOT_PLAIN``) cannot open or close
-        anything, fire a repair or need escaping: it goes out with the held spaces.
-        ``_WAIT_LINE``: the stream holds everything until a line ends (a block whose
-        repairs need all of it, or a table row), so a delta without a line ending is
-        only stored. ``_WAIT_PLAIN``: something open in the scanner holds the commit
-        back, and a plain delta cannot close it, so it is only stored (the scanner reads
-        it later: it resumes where it stopped).
-        """
-        if self._cr or self._finished or self._blank_tail:
-            return _NONE
-        if self._hold_all:
-            return _WAIT_LINE
-        seg = self._seg
-        c = self._c
-        if self._is_fence:
-            return _CODE if 0 < c == len(seg) else _NONE
-        if self._fence is not None:
-            return _NONE
-        if self._table:
-            # A row is released whole: until its line ends nothing moves, once its start
-            # shows it is a row (not a list item, heading or quote that ends the table).
-            nl = seg.rfind("\n")
-            if nl >= c and not seg[c:nl].strip(" \t") and _ROW.match(seg, nl + 1):
-                return _WAIT_LINE
-            return _NONE
-        scan = self._scan
-        if scan.neutral:
-            if c > self._ls and scan.pos == len(seg) and not seg[c:].strip(" \t"):
-                return _PROSE
-            return _NONE
-        if (scan.dest >= 0 or scan.angle >= 0 or scan.after_bracket >= 0
-                or _NOT_PLAIN.search(seg, scan.pos) is not None):
-            return _NONE  # plain text may still settle what is open
-        safe = scan.safe
-        if safe <= c or (c > self._ls and not seg[c:safe].strip(" \t")):
-            return _WAIT_PLAIN  # the commit stops at the open construct
-        return _NONE
-
-    def _push_code(self, delta: str) -> list[StreamEvent]:
-        """``push`` of more of a code line that is already going out (quick state)."""
-        self._seg += delta
-        self._c = len(self._seg)
-        self._line_esc.append(delta)
-        return self._out(delta, self._fence_piece)
-
-    def _push_plain(self, delta: str) -> list[StreamEvent]:
-        """``push`` of a plain delta in a quick state of prose: it stays one."""
-        seg = self._seg + delta
-        self._seg = seg
-        scan = self._scan
-        scan.pos = scan.safe = len(seg)  # nothing in the delta for the scanner to track
-        c = self._c
-        piece = seg[c:].rstrip(" \t")
-        if not piece:
-            return []
-        self._c = c + len(piece)
-        self._line_norm.append(piece)
-        self._line_esc.append(piece)
-        return self._out(piece, None)
-
-    def _out(self, text: str, fence: Fence | None) -> list[StreamEvent]:
-        """The events of writing ``text``, the rest of a line, as the whole push."""
-        message = self._writer.append_inside(text, fence)
-        if message >= 0:
-            return [_event(message, text)]
-        self._emit(text, fence, Boundary.INSIDE)
         return self._events()
 
     # -- lines and segments ----------------------------------------------------------
@@ -325,28 +228,28 @@ class MarkdownStream:
         line = self._seg[start:end]
         fence = self._fence
         if fence is not None:
-            if _closes(line, fence):
+            if closes(line, fence):
                 self._fence = None
                 self._cut(end, fence_next=False)
                 return
-            if not _ends_container(line, fence):
+            if not ends_container(line, fence):
                 return
             self._fence = None  # the list item or quote holding the fence ended
-        if not line.strip(_WS):
+        if not line.strip(WS):
             if self._has_content:
                 self._blank_tail = True
             return
-        if self._blank_tail and not _joins_split_link(self._last_line, line):
+        if self._blank_tail and not joins_split_link(self._last_line, line):
             self._cut(start, fence_next=False)
             start, end = 0, end - start
         self._blank_tail = False
         self._has_content = True
         self._last_line = line
-        m = _FENCE_LINE.match(line)
+        m = FENCE_LINE.match(line)
         if m is not None and not (m.group(2)[0] == "`" and "`" in m.group(3)) and not (
             m.group(2)[0] == "~" and split_one_liner(line.rstrip("\n")) is not None
         ):
-            self._fence = _Fence(m.group(2)[0], len(m.group(2)), m.start(2),
+            self._fence = OpenFence(m.group(2)[0], len(m.group(2)), m.start(2),
                                  ">" in m.group(1))
             if m.start(2) == 0:
                 # Only a fence at the very start of a line is outside every container
@@ -363,7 +266,7 @@ class MarkdownStream:
         """End the open segment at ``_seg[at]`` (when the classifier agrees) and open the
         next one with the rest."""
         head = self._seg[:at]
-        if ("```" in head or "~~~" in head) and _ends_in_fence(head):
+        if ("```" in head or "~~~" in head) and ends_in_fence(head):
             self._hold_all = True  # the classifier still sees a fence: the segment goes on
             return
         rest = self._seg[at:]
@@ -376,7 +279,7 @@ class MarkdownStream:
         self._last_line = ""
         self._open_segment(fresh=not fence_next, fence=fence_next)
         if rest and not fence_next:
-            self._has_content = bool(rest.strip(_WS))
+            self._has_content = bool(rest.strip(WS))
 
     def _open_segment(self, *, fresh: bool, fence: bool) -> None:
         self._c = 0  # raw characters of the segment already committed
@@ -399,7 +302,7 @@ class MarkdownStream:
     def _finalize(self, end: int) -> None:
         """Commit the rest of the segment ``_seg[:end]``, repaired as a finished text."""
         seg = self._seg[:end]
-        if self._c >= end and not seg[self._ls:].strip(_WS):
+        if self._c >= end and not seg[self._ls:].strip(WS):
             return
         found = self._window(seg[self._ls:])
         norm = found[0] if found is not None else seg[self._ls:]
@@ -419,7 +322,7 @@ class MarkdownStream:
                     self._c = end
                     return
             else:
-                pieces = _drop_prefix(pieces, len(done))
+                pieces = drop_prefix(pieces, len(done))
         first = Boundary.BLOCK if self._c == 0 else (
             Boundary.LINE if pieces and pieces[0].text.startswith("\n") else Boundary.INSIDE)
         self._write(pieces, first)
@@ -454,7 +357,7 @@ class MarkdownStream:
                 start = c + 1
                 nl = seg.find("\n", start)
                 line = seg[start:] if nl < 0 else seg[start:nl]
-                if nl < 0 and (not line or _may_close(line, char)):
+                if nl < 0 and (not line or may_close(line, char)):
                     return  # the line may still become the closing fence
                 text = "\n" + line
                 boundary = Boundary.LINE
@@ -555,7 +458,7 @@ class MarkdownStream:
         if (
             not norm.startswith(line_norm)
             or norm.count("\n") != raw.count("\n")
-            or not fired.isdisjoint(_PIECE_UNSAFE if not self._table else _TABLE_UNSAFE)
+            or not fired.isdisjoint(PIECE_UNSAFE if not self._table else TABLE_UNSAFE)
         ):
             # A repair reached across the lines (or closed something at the end): commit
             # up to the end of the current line instead, and wait.
@@ -595,7 +498,7 @@ class MarkdownStream:
         ctx = self._context
         head = self._table_head
         if head is not None and self._ls >= head[2]:
-            if not ctx and _PIPED_ROWS.match(raw) and not any(f(raw) for f in self._may_fire):
+            if not ctx and PIPED_ROWS.match(raw) and not any(f(raw) for f in self._may_fire):
                 # Rows with both outer pipes under their delimiter row, and nothing in
                 # them any repair looks for: the table repairs have nothing to add.
                 return raw, frozenset()
@@ -634,7 +537,7 @@ class MarkdownStream:
         """Where in a piece inside a line a repair could fire (-1: nowhere)."""
         m = self._risky_re.search(piece)
         at = -1 if m is None else m.start()
-        if ("](" in piece or "<" in piece) and (m2 := _LOOKALIKE.search(piece)) is not None:
+        if ("](" in piece or "<" in piece) and (m2 := LOOKALIKE.search(piece)) is not None:
             # V7 rewrites look-alike characters in link destinations and autolinks.
             at = m2.start() if at < 0 else min(at, m2.start())
         return at
@@ -654,16 +557,16 @@ class MarkdownStream:
             self._hold_all = True  # CommonMark reads this paragraph as HTML: see escape.py
             return start
         if self._table:
-            if _BLOCK_START.match(line) is None and line.strip(_WS):
+            if BLOCK_START.match(line) is None and line.strip(WS):
                 return end if complete else start  # a row, released once complete
             self._table = False
         if "|" in line:
             return self._pipe_limit(start, end, complete)
         verdict = head_verdict(line, complete)
-        if verdict == _HOLD:
+        if verdict == HOLD:
             self._hold_all = True
             return start
-        if verdict == _WAIT:
+        if verdict == WAIT:
             return start
         return end
 
@@ -685,9 +588,6 @@ class MarkdownStream:
             return nxt_end
         return end
 
-    def _emit(self, text: str, fence: Fence | None, boundary: Boundary) -> None:
-        self._writer.write(text, fence, boundary)
-
     def _write(self, pieces: list[Piece], boundary: Boundary) -> None:
         whole = sum(len(p.text) for p in pieces) if boundary is Boundary.BLOCK else 0
         write = self._writer.write
@@ -695,141 +595,3 @@ class MarkdownStream:
             write(piece.text, piece.fence, boundary, whole)
             boundary = Boundary.LINE
             whole = 0
-
-    def _events(self) -> list[StreamEvent]:
-        taken = self._writer.take()
-        return [_event(m, t) for m, t in taken] if taken else []
-
-
-def _closes(line: str, fence: _Fence) -> bool:
-    """Is ``line`` a closing fence for ``fence`` (after any container markers)?"""
-    m = _FENCE_LINE.match(line)
-    return (
-        m is not None
-        and m.group(2)[0] == fence.char
-        and len(m.group(2)) >= fence.length
-        and not m.group(3).strip(_WS)
-    )
-
-
-def _ends_container(line: str, fence: _Fence) -> bool:
-    """Does ``line`` surely end the container an indented or quoted fence lives in?
-
-    A fenced block cannot continue lazily: a line indented less than the item's content
-    (at most three columns left of the fence run), or without the quote marker, ends it.
-    """
-    if not line.strip(_WS):
-        return False
-    if fence.quoted:
-        return _QUOTE_START.match(line) is None
-    if fence.column <= 3:
-        return False
-    indent = len(line) - len(line.lstrip(" "))
-    return indent < fence.column - 3
-
-
-def _ends_in_fence(text: str) -> bool:
-    """Does the classifier see ``text`` end inside a fenced code block?"""
-    return classify(text)[-1].kind in (FENCE_OPEN, FENCE_CONTENT)
-
-
-def _joins_split_link(last: str, line: str) -> bool:
-    """Would the normalizer merge ``line`` into the block above, whose last non-blank
-    line is ``last`` (a ``[label]`` whose ``(url)`` comes after a blank line)?"""
-    return line.lstrip(" \t").startswith("(") and last.rstrip(_WS).endswith("]")
-
-
-def fence_of_line(line: str) -> Fence:
-    """The ``Fence`` a fence opener line opens."""
-    first = classify(line)[0]
-    return fence_of(first) if first.kind is FENCE_OPEN else Fence(line, line[:3])
-
-
-def _may_close(line: str, char: str) -> bool:
-    """Could the incomplete line ``line`` still become a closing fence of ``char``?"""
-    rest = line.lstrip(" ")
-    if len(line) - len(rest) > 3:
-        return False
-    body = rest.rstrip(" \t")
-    return not body.strip(char) and (rest == body or len(body) >= 3)
-
-
-# A delta that can take the quick path holds none of these: nothing that opens, closes or
-# escapes anything, no line ending, no look-alike a link repair rewrites.
-_NOT_PLAIN = re.compile(
-    r"[\x00-\x08\x0a-\x1f\x7f-\x9f*_~`\[\]!<>\\&|@\u2013\u2014\u2018\u2019\u201c\u201d\u2026\u2028\u2029]")
-_new_event = object.__new__
-_set_message = StreamEvent.message.__set__  # type: ignore[attr-defined]
-_set_text = StreamEvent.text.__set__  # type: ignore[attr-defined]
-
-
-def _event(message: int, text: str) -> StreamEvent:
-    """``StreamEvent(message, text)`` at half the cost: a push makes one for most deltas,
-    and a frozen dataclass's ``__init__`` goes through ``object.__setattr__``."""
-    event = _new_event(StreamEvent)
-    _set_message(event, message)
-    _set_text(event, text)
-    return event
-
-
-# The short paths (see MarkdownStream._quick_state).
-_NONE, _PROSE, _WAIT_PLAIN, _CODE, _WAIT_LINE = range(5)
-# A table row's start that no further character turns into a list item, heading or quote.
-# Table rows (and what starts the next one) written with their outer pipes.
-_PIPED_ROWS = re.compile(r"(?: {0,3}\|[^\n]*\|[ \t]*\n)* {0,3}\|(?:[^\n]*\|)?[ \t]*\Z")
-_ROW = re.compile(r" {0,3}[^ \t\n#>*+\-0-9]| {4}")
-_LOOKALIKE = re.compile("[\u2013\u2014\u2018\u2019\u201c\u201d\u2026]")
-_DEFINITION_START = re.compile(r" {0,3}\[")
-_HOLD = "hold"
-_WAIT = "wait"
-_OK = "ok"
-# C3/C4's glued markers (``-item``, ``1.item``): their repair looks at the lines around.
-_GLUED = re.compile(r" {0,3}(?:[-*+][^ \t\n\r\f0-9]|[0-9]{1,9}[.)][^ \t\n\r\f0-9])")
-_FENCE_START = re.compile(
-    r"(?:[ \t]*(?:>[ \t]?|(?:[-*+]|[0-9]{1,9}[.)])[ \t]+))*[ \t]*(?:`{2,}|~{2,}|`\Z|~\Z)")
-# What a line holds after its markers when it may still be a thematic break, a setext
-# underline, a list marker or a number that becomes one.
-_UNDECIDED = re.compile(
-    r"[-=*_ \t]*\Z|[0-9]{1,9}[.)]?\Z|[-*+]\Z|[•‣⁃⁌⁍∙◦▪▫●○■□◆◇][ \t]*\Z")
-_BLOCK_START = re.compile(
-    r" {0,3}(?:#{1,6}(?:[ \t]|\Z)|>|[-*+](?:[ \t]|\Z)|[0-9]{1,9}[.)](?:[ \t]|\Z))")
-# Repairs that read lines beyond a piece (or close what the paragraph's end closes):
-# when one fires on a piece, the piece waits for the end of the segment.
-_PIECE_UNSAFE = frozenset({"V1", "V2", "V3", "V4", "V6", "V8", "C3", "C4", "C6", "R8"})
-_TABLE_UNSAFE = _PIECE_UNSAFE - {"C6", "R8"}
-
-
-def head_verdict(line: str, complete: bool) -> str:
-    """Is the start of ``line`` settled (``ok``), not yet (``wait``), or only at the end
-    of the segment (``hold``: a glued list marker or a fence inside a container)?"""
-    if _GLUED.match(line) is not None:
-        lead = line.lstrip(" ")[0]
-        if lead in "*+" and line.count(lead) > 1:
-            pass  # `**bold` or `++x`: the bullet repair leaves a line with two `*`/`+` alone
-        elif lead in "*+" and not complete:
-            return _WAIT  # `*it` may still become `*it*`
-        else:
-            return _HOLD
-    if _FENCE_START.match(line) is not None:
-        return _WAIT if not complete else _HOLD
-    m = MARKERS.match(line)
-    rest = line[m.end():] if m is not None else line
-    if complete:
-        return _OK
-    if _DEFINITION_START.match(line) is not None and ("]:" in line or "]" not in line):
-        return _WAIT  # a link reference definition shows nothing once complete
-    if not rest.strip(" \t") or _UNDECIDED.match(rest) is not None:
-        return _WAIT
-    return _OK
-
-
-def _drop_prefix(pieces: list[Piece], count: int) -> list[Piece]:
-    """``pieces`` without their first ``count`` characters."""
-    out: list[Piece] = []
-    for piece in pieces:
-        if count >= len(piece.text):
-            count -= len(piece.text)
-            continue
-        out.append(Piece(piece.text[count:], piece.fence) if count else piece)
-        count = 0
-    return out
