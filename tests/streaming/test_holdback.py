@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mcp_slack_block_kit import MarkdownStream, Options
+from mcp_slack_block_kit.normalizer.lines import FENCE_CONTENT, FENCE_OPEN, classify
 from streaming.helpers import committed_after_each, cut, stream_all
 
 # (deltas, options, the whole committed text after each delta and then after finish)
@@ -134,3 +135,16 @@ def test_a_message_break_never_cuts_a_code_span_that_closes_past_the_cap() -> No
     messages = stream_all(cut(reply, [1]), max_message_chars=256)
     assert len(messages) == 2
     assert messages[1].startswith("`Webhook-Signature: ")
+
+
+def test_a_list_item_fence_reopened_in_a_continuation_is_closed_where_the_item_ends() -> None:
+    """The next message reopens an item's fence at top level; when the item ends without
+    a closer (one glued to text is none), the stream closes that fence there."""
+    code = "".join(f"   line {i} of the code\n" for i in range(30))
+    reply = "1. step\n   ```bash\n" + code + "   ```**next** text\n\nafter para\n"
+    messages = stream_all(cut(reply, [4]), max_message_chars=300)
+    assert len(messages) == 3
+    assert messages[2].startswith("   ```bash\n")
+    assert messages[2].endswith("   ```**next** text\n\n   ```\nafter para\n")
+    for text in messages:
+        assert classify(text)[-1].kind not in (FENCE_OPEN, FENCE_CONTENT)

@@ -108,11 +108,10 @@ def test_messages_fit_the_cap_and_balance_their_fences(reply: str, sizes: list[i
                                                        cap: int) -> None:
     """No message is longer than the cap, and none ends inside a fenced code block.
 
-    The copies are joined by a blank line: glued straight on, a copy's first line can land
-    after a list item's fence closer (```` ```**text** ````), a shape whose reopened fence
-    the stream does not yet close where the list item ends (a known gap, see
-    docs/streaming.md)."""
-    messages = stream_all(cut("\n\n".join([reply] * 3), sizes), max_message_chars=cap)
+    The copies are glued straight on: a copy's first line can land after a list item's
+    fence closer (```` ```**text** ````), so a fence reopened in a continuation must be
+    closed where the item ends."""
+    messages = stream_all(cut("".join([reply] * 3), sizes), max_message_chars=cap)
     for text in messages:
         assert len(text) <= cap
         assert classify(text)[-1].kind not in (FENCE_OPEN, FENCE_CONTENT), text[-200:]

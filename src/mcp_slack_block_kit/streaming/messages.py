@@ -44,6 +44,7 @@ class Writer:
         "cap",
         "events",
         "fence",
+        "reopened",
         "message",
         "size",
         "soft_block",
@@ -59,6 +60,9 @@ class Writer:
         self.size = 0  # characters in the current message
         self.used = False  # anything written at all (message 0 starts empty)
         self.fence: Fence | None = None  # open at the end of the current message
+        # The current message starts with the reopened fence (at top level, whatever
+        # container held it in the reply), and it is still open.
+        self.reopened = False
         self.at_line_start = True
         self.events: list[tuple[int, list[str]]] = []
 
@@ -106,6 +110,7 @@ class Writer:
         self.at_line_start = True
         if fence is not None:
             self._append(self._reopen(fence) + "\n")
+        self.reopened = fence is not None
 
     def close_fence(self) -> None:
         """Close a fence still open at the end of the stream (room for it is reserved)."""
@@ -136,6 +141,13 @@ class Writer:
         """
         if not text:
             return
+        if (self.reopened and fence_after is None and boundary is not Boundary.INSIDE
+                and self.fence is not None and not _is_closer(text, self.fence)):
+            # The list item or quote that held the fence ended without a closing fence
+            # line (that ends the fence in the reply); here the fence was reopened at top
+            # level, where only a closer ends it.
+            self._append(("" if self.at_line_start else "\n") + self.fence.closer + "\n")
+            self.fence = None
         room = self.cap - self.size
         need = len(text) + self._reserve(fence_after)
         if self.size and boundary is not Boundary.INSIDE:
@@ -165,6 +177,15 @@ class Writer:
             need = len(text) + self._reserve(fence_after)
         self._append(text)
         self.fence = fence_after
+        if fence_after is None:
+            self.reopened = False
+
+
+def _is_closer(text: str, fence: Fence) -> bool:
+    """Is ``text`` (a piece starting a line) the closing fence line of ``fence``?"""
+    line = text.lstrip("\n").split("\n", 1)[0].strip(" \t>")
+    run = fence.closer.strip(" \t>")
+    return bool(line) and len(line) >= len(run) and not line.strip(run[:1])
 
 
 def split_point(text: str, limit: int, *, code: bool) -> int:
