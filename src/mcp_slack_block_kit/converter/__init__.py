@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from ..blocks.fallback import derive_text_fallback
 from .core import ConversionResult, Converter, convert
-from .fallback import derive_text_fallback
 from .options import Mode, Options, default_options
 
 __all__ = [

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from ..blocks.budget import message_overflow, overflow_warning
+from ..blocks.fallback import derive_text_fallback
 from ..blocks.limits import MAX_MARKDOWN_BLOCK_SUM
 from ..exceptions import (
     ConversionError,
@@ -18,10 +20,10 @@ from ..exceptions import (
 )
 from ..normalizer import normalize
 from .auto import pick_markdown_block
-from .fallback import derive_text_fallback
 from .markdown_block import emit_markdown
+from .nodes import Document
 from .options import Mode, Options
-from .parse import Document, parse
+from .parse import parse
 from .rich_text import render_rich_text
 from .slack_urls import rewrite_slack_url_forms
 from .warnings import (
@@ -148,6 +150,9 @@ class Converter:
             # The walkers recurse once per nesting level; only a max_nesting_depth set far
             # above the default can get here.
             raise InputTooDeeplyNestedError(doc.depth, opts.max_nesting_depth) from None
+        # to_messages (and the MCP tool, which posts its messages) split what does not fit.
+        if not for_messages and (overflow := message_overflow(blocks)):
+            warnings.append(overflow_warning(overflow))
         return ConversionResult(
             blocks, warnings, repairs,
             derive_text_fallback(blocks, allow_broadcasts=opts.allow_broadcasts),

@@ -1,4 +1,4 @@
-"""``section_mrkdwn`` mode: ``section`` blocks with Slack mrkdwn text ([D18], converter spec §10).
+"""``section_mrkdwn`` mode: ``section`` blocks with Slack mrkdwn text.
 
 Headings, dividers, standalone images and tables become the same blocks as in the
 rich_text decomposition; everything else is written as mrkdwn (``*bold*``, ``_italic_``,
@@ -8,24 +8,15 @@ escaped per policy, one construct per section, cut at ``paragraph_char_limit`` b
 
 from __future__ import annotations
 
-import re
-from bisect import bisect_right
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..blocks.limits import (
-    MAX_HEADER_TEXT_CHARS,
-    MAX_IMAGE_ALT_TEXT_CHARS,
-    MAX_IMAGE_TITLE_CHARS,
-    MAX_IMAGE_URL_CHARS,
-)
-from ..blocks.split import _PARAGRAPH_CUT, _SENTENCE_CUT, _WORD_CUT, split_text
-from ..exceptions import ConversionError
-from .escape import PARTIAL_ENTITY, policy_escaper
+from ..blocks.fenced import cut_fenced
+from .blockkit import BlockList, standalone_image, table_blocks
+from .escape import policy_escaper
 from .inline import InlineRenderer
 from .mentions import HANDLE_RE, resolve_handle
-from .options import Options
-from .parse import (
+from .nodes import (
     CODE,
     CODE_BLOCK,
     EMPHASIS,
@@ -53,39 +44,23 @@ from .parse import (
     Node,
     Table,
     Text,
-    iter_nodes,
     plain_text,
 )
-from .rich_text import bold_line, standalone_image, table_blocks, truncate_utf8
+from .options import Options
 
-__all__ = ["heading_section_text", "render_section_mrkdwn"]
+__all__ = ["render_section_mrkdwn"]
 
 Block = dict[str, Any]
 # A piece of a construct's output: mrkdwn text, or ready blocks (tables split out of it).
 _Segment = str | list[Block]
 
-# In a mrkdwn token's URL these characters would end or split the token ([D18]).
+# In a mrkdwn token's URL these characters would end or split the token.
 _URL_ESCAPES = str.maketrans({
     "<": "%3C", ">": "%3E", "|": "%7C", " ": "%20", "\t": "%09", "\n": "%0A", "\r": "%0D",
     "\f": "%0C",
 })
 _MARKS = {EMPHASIS: "_", STRONG: "*", STRIKE: "~"}
 _FENCE = "```"
-_FENCE_BYTES = re.compile(re.escape(_FENCE.encode()))
-_QUOTED_FENCE = "> " + _FENCE
-_BLANK = frozenset(b" \t\n\r\f\v")
-# Prose cuts in order of preference, as split_text makes them (after a paragraph break,
-# a sentence end, a word).
-_PROSE_CUTS = (_PARAGRAPH_CUT, _SENTENCE_CUT, _WORD_CUT)
-
-
-def heading_section_text(text: str, escape: Callable[[str], str], limit: int) -> str:
-    """``*E*`` for a heading that is not a header block (§8.2), cut to ``limit`` bytes.
-
-    E is the text escaped per policy with ``*``, ``_``, ``~`` and backticks backslashed;
-    an over-long result is cut as ``rich_text.bold_line`` cuts it.
-    """
-    return bold_line(escape(text), limit)
 
 
 def _wrap(mark: str, inner: str) -> str:
@@ -102,25 +77,36 @@ def _wrap(mark: str, inner: str) -> str:
 
 
 class _Walker:
-    """One conversion's walker (holds the block_id counter, so never shared)."""
+    """One conversion's walker (its output holds the block_id counter, so never shared)."""
 
-    __slots__ = ("escape", "inline_cells", "limit", "map", "plain_cells", "prefix", "seq")
+    __slots__ = (
+        "_blocks", "_segments", "escape", "inline_cells", "limit", "map", "out", "plain_cells",
+    )
 
     def __init__(self, options: Options) -> None:
         self.escape: Callable[[str], str] = policy_escaper(options)
         self.map: Mapping[str, str] | None = options.mention_map or None
         self.limit = options.paragraph_char_limit
-        self.prefix = options.block_id_prefix
-        self.seq = 0
+        self.out = BlockList(options.block_id_prefix)
         self.inline_cells = InlineRenderer(options).render
         # A lone text run renders as itself: no mention map or kept tokens to resolve.
         self.plain_cells = not options.mention_map and not options.preserve_mention_tokens
-
-    def _id(self, block: Block) -> Block:
-        if self.prefix:
-            self.seq += 1
-            block["block_id"] = f"{self.prefix}-{self.seq}"
-        return block
+        # One method per block kind: the mrkdwn of a node nested in a quote or list item.
+        self._segments: dict[str, Callable[[Node], list[_Segment]]] = {
+            PARAGRAPH: self.paragraph,
+            CODE_BLOCK: self.code_block,
+            HEADING: self.heading_text,
+            LIST: self.top_list,
+            QUOTE: self.quote,
+            TABLE: self.table,
+            RULE: self.rule,
+        }
+        # ... and at the top level, where some kinds are blocks of their own.
+        self._blocks: dict[str, Callable[[Node], None]] = {
+            HEADING: self.heading,
+            RULE: self.divider,
+            PARAGRAPH: self.top_paragraph,
+        }
 
     # -- inline --------------------------------------------------------------------
 
@@ -196,30 +182,36 @@ class _Walker:
 
     def segments(self, node: Node) -> list[_Segment]:
         """The mrkdwn text (and split-out table blocks) of one block node."""
-        kind = node.kind
-        if kind is PARAGRAPH:
-            return [self.inline(node.children)]
-        if kind is CODE_BLOCK:
-            assert isinstance(node, CodeBlock)
-            content = self.escape(node.text)
-            if not content.strip():
-                return []
-            newline = "" if content.endswith("\n") else "\n"
-            return [f"{_FENCE}\n{content}{newline}{_FENCE}"]
-        if kind is HEADING:
-            text = self.escape(plain_text(node)).strip()
-            return ["*" + text + "*"] if text else []
-        if kind is LIST:
-            assert isinstance(node, ListNode)
-            return self.render_list(node, 0)
-        if kind is QUOTE:
-            return self.quote(node)
-        if kind is TABLE:
-            assert isinstance(node, Table)
-            return [table_blocks(node, self.inline_cells, self.plain_cells)]
-        if kind is RULE:
-            return []
+        handler = self._segments.get(node.kind)
+        if handler is not None:
+            return handler(node)
         return [self.escape(plain_text(node))]
+
+    def paragraph(self, node: Node) -> list[_Segment]:
+        return [self.inline(node.children)]
+
+    def code_block(self, node: Node) -> list[_Segment]:
+        assert isinstance(node, CodeBlock)
+        content = self.escape(node.text)
+        if not content.strip():
+            return []
+        newline = "" if content.endswith("\n") else "\n"
+        return [f"{_FENCE}\n{content}{newline}{_FENCE}"]
+
+    def heading_text(self, node: Node) -> list[_Segment]:
+        text = self.escape(plain_text(node)).strip()
+        return ["*" + text + "*"] if text else []
+
+    def top_list(self, node: Node) -> list[_Segment]:
+        assert isinstance(node, ListNode)
+        return self.render_list(node, 0)
+
+    def table(self, node: Node) -> list[_Segment]:
+        assert isinstance(node, Table)
+        return [table_blocks(node, self.inline_cells, self.plain_cells)]
+
+    def rule(self, node: Node) -> list[_Segment]:
+        return []
 
     def quote_body(self, node: Node) -> list[_Segment]:
         """The unprefixed segments of a quote; nested quotes are flattened (Slack has none)."""
@@ -280,230 +272,46 @@ class _Walker:
             out.append("\n".join(lines))
         return out
 
-    def _emit_ready(self, blocks: list[Block], out: list[Block]) -> None:
-        """Append split-out blocks, numbering them now so block_ids follow emission order."""
-        for block in blocks:
-            if self.prefix:
-                self.seq += 1
-                block = {"type": block["type"], "block_id": f"{self.prefix}-{self.seq}",
-                         **{k: v for k, v in block.items() if k != "type"}}
-            out.append(block)
-
-    def sections(self, text: str, out: list[Block]) -> None:
+    def sections(self, text: str) -> None:
         """Append ``text`` as one or more sections of at most ``limit`` bytes."""
         if not text.strip():
             return
         limit = self.limit
         if len(text) * 4 > limit and len(text.encode("utf-8")) > limit:
-            pieces = _cut(text, limit)
+            pieces = cut_fenced(text, limit, "mrkdwn")
         else:
             pieces = [text]
         for piece in pieces:
             if piece.strip():
-                out.append(self._id(
-                    {"type": "section", "text": {"type": "mrkdwn", "text": piece}}))
+                self.out.section(piece)
 
-    def heading(self, node: Heading, out: list[Block]) -> None:
-        text = plain_text(node)
-        if text.isspace():  # `# [](./a) [](./b)`: refused labels leave only a blank
-            text = ""
-        size = len(text.encode("utf-8"))
-        if node.level == 1 and 0 < size <= MAX_HEADER_TEXT_CHARS and not any(
-            n.kind is LINK or n.kind is IMAGE or n.kind is CODE for n in iter_nodes(node)
-        ):
-            out.append(self._id(
-                {"type": "header", "text": {"type": "plain_text", "text": text}}))
-        elif not text:
-            out.append({"type": "divider"})  # keeps the heading's place; no block_id
+    def heading(self, node: Node) -> None:
+        assert isinstance(node, Heading)
+        self.out.heading(node, plain_text(node), self.escape, self.limit)
+
+    def divider(self, node: Node) -> None:
+        self.out.divider()
+
+    def top_paragraph(self, node: Node) -> None:
+        image = standalone_image(node)
+        if image is not None:
+            self.out.image(image, plain_text(image))
         else:
-            out.append(self._id({"type": "section", "text": {
-                "type": "mrkdwn", "text": heading_section_text(text, self.escape, self.limit)}}))
+            self.block(node)
 
-    def image(self, node: Link, out: list[Block]) -> None:
-        url = node.url
-        if not url:
-            return
-        size = len(url.encode("utf-8"))
-        if size > MAX_IMAGE_URL_CHARS:
-            raise ConversionError(
-                f"image_url length {size} exceeds Slack limit {MAX_IMAGE_URL_CHARS}")
-        # Alt text and title are trimmed to Slack's limits, as in rich_text.
-        block: Block = {"type": "image", "image_url": url,
-                        "alt_text": truncate_utf8(plain_text(node), MAX_IMAGE_ALT_TEXT_CHARS)}
-        if node.title:
-            block["title"] = {"type": "plain_text",
-                              "text": truncate_utf8(node.title, MAX_IMAGE_TITLE_CHARS)}
-        out.append(self._id(block))
+    def block(self, node: Node) -> None:
+        """Write one block node as sections of mrkdwn (and the tables split out of it)."""
+        for segment in self.segments(node):
+            if isinstance(segment, list):
+                self.out.add_ready(segment)
+            else:
+                self.sections(segment)
 
     def render(self, doc: Document) -> list[Block]:
-        out: list[Block] = []
+        blocks = self._blocks
         for node in doc.children:
-            kind = node.kind
-            if kind is HEADING:
-                assert isinstance(node, Heading)
-                self.heading(node, out)
-            elif kind is RULE:
-                out.append(self._id({"type": "divider"}))
-            elif kind is PARAGRAPH and (image := standalone_image(node)) is not None:
-                self.image(image, out)
-            else:
-                for segment in self.segments(node):
-                    if isinstance(segment, list):
-                        self._emit_ready(segment, out)
-                    else:
-                        self.sections(segment, out)
-        return out
-
-
-def _blen(text: str) -> int:
-    return len(text) if text.isascii() else len(text.encode("utf-8"))
-
-
-def _cut(text: str, limit: int) -> list[str]:
-    """Cut ``text`` into pieces of at most ``limit`` bytes.
-
-    Prose is cut at the last paragraph, else sentence, else word boundary that fits. Code
-    (inside a ````` fence) is cut at the last line end that fits, and inside a line only
-    when that line alone is longer than a piece; each piece of a cut code block is a code
-    block of its own (closed at the cut, reopened, with its ``> `` quote marker, in the
-    next piece). A cut never splits a code point, and backs off before a partial ``&…;``
-    entity or an unclosed ``<…>`` token when it can.
-    """
-    marker = "> " if _QUOTED_FENCE in text else ""
-    # Room for the "\n```" that closes a piece cut inside code (with the quote marker).
-    closing = len(marker) + len(_FENCE) + 1
-    # Below a few dozen bytes there is no room to reopen fences; cut the text as it is.
-    # (A reopening "```\n" takes as much again, plus a marker before the rest of a quoted
-    # line cut in the middle.)
-    fenced = _FENCE in text and limit >= 4 * (2 * closing + len(marker))
-    pieces: list[str] = []
-    pos = 0  # where the text not yet in a piece starts
-    remaining = _blen(text)
-    reopen = ""  # the fence line that reopens the code block cut at the last piece's end
-    # Terminates: every pass moves ``pos`` past a non-empty ``head`` (the reopened fence
-    # goes into the next piece, never back into the text), so what is left of the text
-    # shrinks by at least one character per pass.
-    while len(reopen) + remaining > limit:
-        if fenced:
-            size = limit - len(reopen) - closing
-            head, close, reopen_next = _fenced_head(text, pos, size, reopen)
-        else:
-            head, close, reopen_next = _plain_head(text, pos, limit), "", ""
-        pos += len(head)
-        remaining -= _blen(head)
-        pieces.append(reopen + head + close)
-        reopen = reopen_next
-    pieces.append(reopen + text[pos:])
-    return pieces
-
-
-def _plain_head(text: str, pos: int, size: int) -> str:
-    """The first piece of ``text[pos:]`` cut as prose (never empty)."""
-    head = split_text(text[pos : pos + size + 1], size)[0]
-    if _blen(head) > size:  # one code point wider than the limit
-        head = text[pos]
-    return _back_off(head) or head
-
-
-def _fenced_head(text: str, pos: int, size: int, reopen: str) -> tuple[str, str, str]:
-    """The first piece of ``text[pos:]`` (≤ ``size`` bytes, never empty), the fence that
-    closes it and the one that reopens the block in the next piece ("" and "" when it ends
-    outside code); ``reopen`` is what the piece starts with when it continues a block."""
-    inside = bool(reopen)
-    # The caller cuts only text longer than ``size`` bytes, so ``data[size]`` exists.
-    data = text[pos : pos + size + 1].encode("utf-8")
-    hi = size
-    while (data[hi] & 0xC0) == 0x80:  # back to the first byte of a code point
-        hi -= 1
-    fences = [m.start() for m in _FENCE_BYTES.finditer(data, 0, hi)]
-    ends = [f + len(_FENCE) for f in fences]
-
-    def outside(cut: int) -> bool:  # no code block open at ``cut``
-        return inside == (bisect_right(ends, cut) % 2 == 1)
-
-    # The code stretches of the window: (start of its first line of code, end).
-    code: list[tuple[int, int]] = []
-    start = 0 if inside else -1
-    for f in fences:
-        if start >= 0:
-            code.append((start, f))
-            start = -1
-        else:  # an opener: its code starts on the next line
-            eol = data.find(b"\n", f + len(_FENCE), hi)
-            start = eol + 1 if eol >= 0 else hi
-    if start >= 0:
-        code.append((start, hi))
-    # Best: a line end in code after some visible code, the end of a code block's closing
-    # line, or a paragraph break in prose; then a sentence end, then a word (in prose).
-    best = 0
-    for first, stop in code:
-        nl = data.rfind(b"\n", _first_visible(data, first, stop), stop)
-        if nl >= 0:
-            best = nl + 1
-    for f, e in zip(fences, ends, strict=True):
-        eol = data.find(b"\n", e, hi)
-        if eol >= 0 and not outside(f) and outside(eol + 1):
-            best = max(best, eol + 1)
-    in_code = best > 0 and not outside(best)
-    for pattern in _PROSE_CUTS:
-        for m in pattern.finditer(data, 0, hi + 1):  # one byte more for the look-ahead
-            cut = m.end()
-            if best < cut <= hi and outside(cut) and not _after_quote_marker(data, cut):
-                best, in_code = cut, False
-        if best:
-            break
-    if best:
-        head = data[:best].decode("utf-8")
-        floor = len(head) if in_code else 0  # a line end in code needs no back-off
-    else:
-        # No boundary fits: a line longer than a piece is cut inside, as late as it can be.
-        head = data[:hi].decode("utf-8")
-        floor = 0
-        if code and code[-1][1] == hi:  # keep part of the code line in this piece
-            floor = len(data[: _first_visible(data, code[-1][0], hi)].decode("utf-8"))
-        run = len(head) - len(head.rstrip("`"))
-        if run and text.startswith("`", pos + len(head)) and len(head) - run > floor:
-            head = head[:-run]  # never cut a run of backticks: it may be a fence
-    backed = _back_off(head)
-    if len(backed) > floor and _FENCE not in head[len(backed):]:
-        head = backed
-    # Still inside a code block at the cut: close it here (with the opener's quote marker).
-    if head.count(_FENCE) % 2 == (0 if inside else 1):
-        at = head.rfind(_FENCE)
-        if at >= 0:
-            quote = "> " if head[head.rfind("\n", 0, at) + 1 : at] == "> " else ""
-        else:
-            quote = "> " if reopen.startswith("> ") else ""
-        closer = quote + _FENCE
-        if text.startswith(closer, pos + len(head)):
-            return head + closer, "", ""  # the block ends right here: take its own closer
-        if head.endswith("\n"):
-            return head, closer, closer + "\n"
-        # Cut inside a line: its rest starts the next piece, behind the quote marker.
-        return head, "\n" + closer, closer + "\n" + quote
-    return head, "", ""
-
-
-def _first_visible(data: bytes, start: int, stop: int) -> int:
-    """The index of the first byte in ``data[start:stop]`` that is not white space."""
-    return next((i for i in range(start, stop) if data[i] not in _BLANK), stop)
-
-
-def _after_quote_marker(data: bytes, cut: int) -> bool:
-    """``cut`` follows nothing but a line's ``> `` quote marker (a piece would end empty)."""
-    return data[cut - 2:cut] == b"> " and (cut == 2 or data[cut - 3] == 0x0A)
-
-
-def _back_off(head: str) -> str:
-    """``head`` without a trailing partial entity or unclosed ``<…`` token ("" if nothing
-    would remain)."""
-    open_at = head.rfind("<")
-    if open_at > 0 and head.rfind(">") < open_at:
-        return head[:open_at]
-    partial = PARTIAL_ENTITY.search(head)
-    if partial is not None and partial.start() > 0:
-        return head[: partial.start()]
-    return ""
+            blocks.get(node.kind, self.block)(node)
+        return self.out.blocks
 
 
 def render_section_mrkdwn(doc: Document, options: Options) -> list[Block]:

@@ -1,4 +1,4 @@
-"""The line classifier and the inline-code mask (normalizer.md §3)."""
+"""The line classifier and the inline-code mask."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from mcp_slack_block_kit.normalizer.lines import (
     paragraphs,
     paragraphs_holding,
     reassemble,
+    some_line_starts,
 )
 from mcp_slack_block_kit.normalizer.mask import inline_code_mask, pair_backticks
 from normalizer.helpers import NORMALIZER_FIXTURES, cases
@@ -36,7 +37,7 @@ def test_classifier_vector(case: Case) -> None:
      "crlf\r\nmixed\rendings\n", "\r\r\n\n", "> - ```\n>   x"],
 )
 def test_reassemble_round_trip(text: str) -> None:
-    """``reassemble(classify(s)) == s``, line endings included ([D20])."""
+    """``reassemble(classify(s)) == s``, line endings included."""
     assert reassemble(classify(text)) == text
 
 
@@ -48,7 +49,7 @@ def test_line_text_never_holds_a_line_ending() -> None:
 
 
 def test_fence_opener_records_its_continuation_prefix() -> None:
-    """[D19] A fence opener in a quoted list item knows the prefix a closer needs."""
+    """A fence opener in a quoted list item knows the prefix a closer needs."""
     opener = classify("> 1. ```\n>    x")[0]
     assert opener.kind is Kind.FENCE_OPEN
     assert opener.cont == ">    "
@@ -63,7 +64,7 @@ def test_deep_nesting_is_classified() -> None:
 
 @pytest.mark.parametrize("row", ["|---|", "---|---", "| :---: | ---: |", "|----|----|", "| ---|--- |", "---"])
 def test_delimiter_rows(row: str) -> None:
-    """The delimiter-row shapes of §3.3 match."""
+    """The delimiter-row shapes match."""
     assert delimiter_row(row)
 
 
@@ -79,7 +80,7 @@ def test_not_delimiter_rows(row: str) -> None:
      ("   [a]: b", True), ("    [a]: b", False), ("[]: x", False), ("[a] : b", False)],
 )
 def test_link_reference_definition(text: str, expected: bool) -> None:
-    """§3.7's definition-line regex."""
+    """The link-definition line regex."""
     assert is_link_reference_definition(text) is expected
 
 
@@ -90,7 +91,7 @@ def test_link_reference_definition(text: str, expected: bool) -> None:
         ("a `b` c", "0001000"),
         ("``a`b``", "0011100"),
         ("`foo\\`bar`", "0111100000"),  # no escapes inside a span
-        ("\\``x`", "00010"),  # [D26] the escaped backtick is literal; the next one opens
+        ("\\``x`", "00010"),  # the escaped backtick is literal; the next one opens
         ("\\`x`", "0000"),
         ("`a` `b", "010000"),
         ("``x`", "0000"),
@@ -109,7 +110,7 @@ def test_pairing_reports_unmatched_openers() -> None:
 
 
 def _naive_pairing(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """The §3.6 scan written the obvious (quadratic) way, as an oracle."""
+    """The inline-code scan written the obvious (quadratic) way, as an oracle."""
     punct = set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
     spans, unmatched = [], []
     i, n = 0, len(text)
@@ -182,3 +183,19 @@ def test_a_delimiter_row_with_another_cell_count_starts_no_table() -> None:
     kinds = [ln.kind for ln in classify("| a | b |\n---\n    i<br>j")]
     assert Kind.TABLE not in kinds
     assert [ln.kind for ln in classify("| a | b |\n|---|---|\n| 1 | 2 |")] == [Kind.TABLE] * 3
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("#x", True), ("a\n#x", True), ("a\r#x", True), ("a\r\n#x", True),
+    ("", False), ("a#x", False), ("a\n #x", False), ("a\r", False), ("a\n", False),
+])
+def test_some_line_starts(text: str, expected: bool) -> None:
+    """The repairs' cheap pre-check finds the pattern at the start of any line, whatever the
+    line ending (LF, CR or CRLF), and nowhere else."""
+    assert some_line_starts("#")(text) is expected
+
+
+def test_paragraphs_keep_a_line_with_brackets_that_is_no_definition() -> None:
+    """Only a real link reference definition ends a paragraph: `see [x]: y` is prose."""
+    assert paragraphs(classify("a\nsee [x]: y\nb")) == [(0, 3)]
+    assert paragraphs(classify("a\n[x]: https://x.com\nb")) == [(0, 1), (2, 3)]
