@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from mcp_slack_block_kit import MarkdownStream, Options
-from streaming.helpers import committed_after_each, stream_all
+from mcp_slack_block_kit.normalizer.lines import FENCE_CONTENT, FENCE_OPEN, classify
+from streaming.helpers import committed_after_each, cut, stream_all
 
 # (deltas, options, the whole committed text after each delta and then after finish)
 CASES = {
@@ -47,6 +48,15 @@ CASES = {
         ["in order:\n1. **", "Se", "ats** used"], None,
         ["in order:", "in order:", "in order:\n1. **Seats** used",
          "in order:\n1. **Seats** used"]),
+    "a line that starts with bold is no glued bullet: it streams": (
+        ["**Severity:** SE", "V-2\n**St", "atus:** Res", "olved\n", "more"], None,
+        ["**Severity:** SE", "**Severity:** SEV-2", "**Severity:** SEV-2\n**Status:** Res",
+         "**Severity:** SEV-2\n**Status:** Resolved",
+         "**Severity:** SEV-2\n**Status:** Resolved\nmore",
+         "**Severity:** SEV-2\n**Status:** Resolved\nmore"]),
+    "a line start like `*it` waits until a second `*` shows it is emphasis": (
+        ["*it", "alic* text\n", "x"], None,
+        ["", "*italic* text", "*italic* text\nx", "*italic* text\nx"]),
     "a broadcast is escaped as it streams": (
         ["ping <!he", "re> now"], None,
         ["ping", "ping &lt;!here&gt; now", "ping &lt;!here&gt; now"]),
@@ -101,3 +111,40 @@ def test_held_back_counts_what_is_not_committed() -> None:
     assert stream.held_back == len(" **bo")
     stream.finish()
     assert stream.held_back == 0
+
+
+def test_a_code_span_across_lines_goes_out_once() -> None:
+    """A code span that runs onto the next line is escaped line by line, not repeated."""
+    reply = "**S** ```http\nGET &x <t>\n``` ```yaml\nexports: 1\n```"
+    assert stream_all(cut(reply, [3])) == [
+        "**S** ```http\nGET &x <t>\n``` ```yaml\nexports: 1\n```\n```"]
+
+
+def test_an_unclosed_fence_is_closed_even_when_its_repair_cannot_be_used() -> None:
+    """The normalizer's Slack link rewrite changes a code line already sent: the fence
+    left open at the end is still closed."""
+    messages = stream_all(cut("```python\nx = 1\n``` <https://x.y/a|label>", [3]))
+    assert messages == ["```python\nx = 1\n``` <https://x.y/a|label>\n```"]
+
+
+def test_a_message_break_never_cuts_a_code_span_that_closes_past_the_cap() -> None:
+    """A piece too long for the message is cut outside the code span that straddles
+    the cap, so neither message shows raw backticks."""
+    reply = ("x " * 100 + "\n\nEach request carries `Webhook-Signature: t=<unix>,v1=<hex>` "
+             "where it goes.")
+    messages = stream_all(cut(reply, [1]), max_message_chars=256)
+    assert len(messages) == 2
+    assert messages[1].startswith("`Webhook-Signature: ")
+
+
+def test_a_list_item_fence_reopened_in_a_continuation_is_closed_where_the_item_ends() -> None:
+    """The next message reopens an item's fence at top level; when the item ends without
+    a closer (one glued to text is none), the stream closes that fence there."""
+    code = "".join(f"   line {i} of the code\n" for i in range(30))
+    reply = "1. step\n   ```bash\n" + code + "   ```**next** text\n\nafter para\n"
+    messages = stream_all(cut(reply, [4]), max_message_chars=300)
+    assert len(messages) == 3
+    assert messages[2].startswith("   ```bash\n")
+    assert messages[2].endswith("   ```**next** text\n\n   ```\nafter para\n")
+    for text in messages:
+        assert classify(text)[-1].kind not in (FENCE_OPEN, FENCE_CONTENT)

@@ -12,18 +12,39 @@ of the reply. See docs/streaming.md.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import NamedTuple
 
 from ..blocks.limits import MAX_MARKDOWN_TEXT_CHARS
 from ..converter.options import Options
 from ..converter.slack_urls import rewrite_slack_url_forms
 from ..exceptions import InvalidOptionsError, StreamClosedError
 from ..normalizer import normalize
-from ..normalizer.lines import FENCE_CONTENT, FENCE_OPEN, classify, delimiter_row, split_one_liner
-from .escape import Escaper, Fence, Piece, fence_of
+from ..normalizer.lines import delimiter_row, split_one_liner
+from ..normalizer.pipeline import PIPELINE
+from .escape import Escaper, Piece
 from .inline import MARKERS, InlineScanner
+from .lines import (
+    BLOCK_START,
+    FENCE_LINE,
+    HOLD,
+    LOOKALIKE,
+    NOT_PLAIN,
+    PIECE_UNSAFE,
+    PIPED_ROWS,
+    TABLE_UNSAFE,
+    WAIT,
+    WS,
+    OpenFence,
+    closes,
+    drop_prefix,
+    ends_container,
+    ends_in_fence,
+    fence_of_line,
+    head_verdict,
+    joins_split_link,
+    may_close,
+)
 from .messages import Boundary, Writer
+from .quick import Q_CODE, Q_NONE, Q_PROSE, ShortPaths, StreamEvent
 
 __all__ = [
     "DEFAULT_MAX_MESSAGE_CHARS",
@@ -38,33 +59,7 @@ MIN_MESSAGE_CHARS = 256
 """The smallest ``max_message_chars``: room for a reopened fence and some text."""
 
 
-@dataclass(frozen=True, slots=True)
-class StreamEvent:
-    """Append ``text`` (as ``markdown_text``) to message ``message`` (0 = the first)."""
-
-    message: int
-    text: str
-
-
-# A fence line after any container markers (block quotes, list items, indentation).
-_FENCE_LINE = re.compile(
-    r"((?:[ \t]*(?:>[ \t]?|(?:[-*+]|[0-9]{1,9}[.)])[ \t]+))*[ \t]*)(`{3,}|~{3,})(.*)",
-    re.DOTALL,
-)
-_QUOTE_START = re.compile(r" {0,3}>")
-
-
-class _Fence(NamedTuple):
-    """A fenced code block the line splitter sees open."""
-
-    char: str
-    length: int
-    column: int  # where its run starts (characters)
-    quoted: bool  # opened inside a block quote
-_WS = " \t\n\r\f"
-
-
-class MarkdownStream:
+class MarkdownStream(ShortPaths):
     """Turn Markdown deltas into append-only ``StreamEvent`` s (no I/O).
 
     ``options`` picks the repairs (``decode_html_entities``,
@@ -76,31 +71,18 @@ class MarkdownStream:
     """
 
     __slots__ = (
-        "_blank_tail",
-        "_c",
         "_context",
-        "_cr",
         "_escaper",
-        "_fence",
-        "_fence_piece",
-        "_finished",
         "_flags",
         "_fresh",
         "_has_content",
-        "_hold_all",
-        "_is_fence",
         "_last_line",
-        "_line_esc",
-        "_line_norm",
         "_lines_done",
-        "_ls",
+        "_may_fire",
         "_open_tail",
+        "_quick",
         "_risky_re",
-        "_scan",
-        "_seg",
-        "_table",
         "_table_head",
-        "_writer",
     )
 
     def __init__(
@@ -122,6 +104,10 @@ class MarkdownStream:
             "repair_mismatched_emphasis": options.repair_mismatched_emphasis,
         }
         self._escaper = Escaper(options)
+        # The cheap tests of the repairs these options enable: when none passes,
+        # normalize() returns its input.
+        self._may_fire = tuple(
+            r.may_fire for r in PIPELINE if r.enabled_by is None or self._flags[r.enabled_by])
         self._writer = Writer(max_message_chars)
         risky = [r"[A-Za-z0-9]~", r"\|", r"<[Bb][Rr]"]
         if options.decode_html_entities:
@@ -139,10 +125,11 @@ class MarkdownStream:
         self._has_content = False  # the open segment holds a non-blank line
         self._last_line = ""  # its last non-blank line (a split link's `[label]`?)
         self._blank_tail = False  # the open segment ended with a blank line
-        self._fence: _Fence | None = None
+        self._fence: OpenFence | None = None
         self._finished = False
         self._is_fence = False
         self._hold_all = False
+        self._quick = Q_NONE  # the short path the next delta may take (see push)
         self._open_segment(fresh=True, fence=False)
 
     @property
@@ -174,6 +161,20 @@ class MarkdownStream:
             raise StreamClosedError("push after finish: the stream is closed")
         if not delta:
             return []
+        quick = self._quick
+        if quick:
+            # Most deltas cannot change what is held back: they take a short path.
+            if quick >= Q_CODE:
+                if "\n" not in delta and "\r" not in delta:
+                    if quick == Q_CODE:
+                        return self._push_code(delta)
+                    self._seg += delta
+                    return []
+            elif NOT_PLAIN.search(delta) is None:
+                if quick == Q_PROSE:
+                    return self._push_plain(delta)
+                self._seg += delta
+                return []
         if self._cr:
             delta = "\r" + delta
             self._cr = False
@@ -193,6 +194,7 @@ class MarkdownStream:
                 self._cut(self._lines_done, fence_next=False)
         if not self._hold_all:
             self._advance()
+        self._quick = self._quick_state()
         return self._events()
 
     def finish(self) -> list[StreamEvent]:
@@ -205,6 +207,7 @@ class MarkdownStream:
             self._cr = False
             self._seg += "\n"
             self._take_lines()
+        self._quick = Q_NONE
         self._finalize(len(self._seg))
         return self._events()
 
@@ -225,28 +228,28 @@ class MarkdownStream:
         line = self._seg[start:end]
         fence = self._fence
         if fence is not None:
-            if _closes(line, fence):
+            if closes(line, fence):
                 self._fence = None
                 self._cut(end, fence_next=False)
                 return
-            if not _ends_container(line, fence):
+            if not ends_container(line, fence):
                 return
             self._fence = None  # the list item or quote holding the fence ended
-        if not line.strip(_WS):
+        if not line.strip(WS):
             if self._has_content:
                 self._blank_tail = True
             return
-        if self._blank_tail and not _joins_split_link(self._last_line, line):
+        if self._blank_tail and not joins_split_link(self._last_line, line):
             self._cut(start, fence_next=False)
             start, end = 0, end - start
         self._blank_tail = False
         self._has_content = True
         self._last_line = line
-        m = _FENCE_LINE.match(line)
+        m = FENCE_LINE.match(line)
         if m is not None and not (m.group(2)[0] == "`" and "`" in m.group(3)) and not (
             m.group(2)[0] == "~" and split_one_liner(line.rstrip("\n")) is not None
         ):
-            self._fence = _Fence(m.group(2)[0], len(m.group(2)), m.start(2),
+            self._fence = OpenFence(m.group(2)[0], len(m.group(2)), m.start(2),
                                  ">" in m.group(1))
             if m.start(2) == 0:
                 # Only a fence at the very start of a line is outside every container
@@ -263,7 +266,7 @@ class MarkdownStream:
         """End the open segment at ``_seg[at]`` (when the classifier agrees) and open the
         next one with the rest."""
         head = self._seg[:at]
-        if ("```" in head or "~~~" in head) and _ends_in_fence(head):
+        if ("```" in head or "~~~" in head) and ends_in_fence(head):
             self._hold_all = True  # the classifier still sees a fence: the segment goes on
             return
         rest = self._seg[at:]
@@ -276,13 +279,15 @@ class MarkdownStream:
         self._last_line = ""
         self._open_segment(fresh=not fence_next, fence=fence_next)
         if rest and not fence_next:
-            self._has_content = bool(rest.strip(_WS))
+            self._has_content = bool(rest.strip(WS))
 
     def _open_segment(self, *, fresh: bool, fence: bool) -> None:
         self._c = 0  # raw characters of the segment already committed
         self._ls = 0  # start of the line holding _c
-        self._line_norm = ""  # normalized text committed of _seg[_ls:_c]
-        self._line_esc = ""  # the same, escaped (what was written)
+        # Normalized text committed of _seg[_ls:_c], and the same escaped (what was
+        # written; in a code block, the whole block so far), as parts joined when read.
+        self._line_norm: list[str] = []
+        self._line_esc: list[str] = []
         self._scan = InlineScanner(slack_tokens=not self._escaper.escaping
                                    or self._escaper.preserve)
         self._is_fence = fence
@@ -297,20 +302,27 @@ class MarkdownStream:
     def _finalize(self, end: int) -> None:
         """Commit the rest of the segment ``_seg[:end]``, repaired as a finished text."""
         seg = self._seg[:end]
-        if self._c >= end and not seg[self._ls:].strip(_WS):
+        if self._c >= end and not seg[self._ls:].strip(WS):
             return
         found = self._window(seg[self._ls:])
         norm = found[0] if found is not None else seg[self._ls:]
         pieces = self._escaper.block(norm)
-        done = self._line_esc
+        done = "".join(self._line_esc)
         if done:
             text = "".join(p.text for p in pieces)
             if not text.startswith(done):
                 # The repairs changed text already committed (cannot happen for the
                 # cuts the stream makes; kept so a surprise never repeats text).
                 pieces = self._escaper.block(self._fallback(seg[self._c:]))
+                if self._is_fence:
+                    # (The Slack link rewrite reaches into code.) The repairs would close
+                    # an unclosed fence: close it here too.
+                    self._write(pieces, Boundary.INSIDE)
+                    self._writer.close_fence()
+                    self._c = end
+                    return
             else:
-                pieces = _drop_prefix(pieces, len(done))
+                pieces = drop_prefix(pieces, len(done))
         first = Boundary.BLOCK if self._c == 0 else (
             Boundary.LINE if pieces and pieces[0].text.startswith("\n") else Boundary.INSIDE)
         self._write(pieces, first)
@@ -336,7 +348,7 @@ class MarkdownStream:
                 return  # the info string may still grow
             self._fence_piece = fence_of_line(seg[:nl])
             self._emit(seg[:nl], self._fence_piece, Boundary.BLOCK)
-            self._line_esc = seg[:nl]
+            self._line_esc = [seg[:nl]]
             self._c = c = nl
         fence = self._fence_piece
         char = fence.closer.lstrip(" \t>")[:1] or "`"
@@ -345,14 +357,16 @@ class MarkdownStream:
                 start = c + 1
                 nl = seg.find("\n", start)
                 line = seg[start:] if nl < 0 else seg[start:nl]
-                if nl < 0 and (not line or _may_close(line, char)):
+                if nl < 0 and (not line or may_close(line, char)):
                     return  # the line may still become the closing fence
                 text = "\n" + line
+                boundary = Boundary.LINE
             else:
                 nl = seg.find("\n", c)
                 text = seg[c:] if nl < 0 else seg[c:nl]
-            self._emit(text, fence, Boundary.LINE)
-            self._line_esc += text
+                boundary = Boundary.INSIDE  # the rest of a line: no break before it
+            self._emit(text, fence, boundary)
+            self._line_esc.append(text)
             self._c = c = n if nl < 0 else nl
 
     def _advance_prose(self) -> None:
@@ -428,8 +442,8 @@ class MarkdownStream:
                     return
             esc = self._escaper.inline(piece, seg[c - 1])
             self._emit(esc, None, Boundary.INSIDE)
-            self._line_norm += piece
-            self._line_esc += esc
+            self._line_norm.append(piece)
+            self._line_esc.append(esc)
             self._c = k
             return
         # A line start or across a line ending: normalize from the current line's start.
@@ -439,22 +453,24 @@ class MarkdownStream:
         if found is None:
             return
         norm, fired = found
+        line_norm = "".join(self._line_norm)
+        line_esc = "".join(self._line_esc)
         if (
-            not norm.startswith(self._line_norm)
+            not norm.startswith(line_norm)
             or norm.count("\n") != raw.count("\n")
-            or not fired.isdisjoint(_PIECE_UNSAFE if not self._table else _TABLE_UNSAFE)
+            or not fired.isdisjoint(PIECE_UNSAFE if not self._table else TABLE_UNSAFE)
         ):
             # A repair reached across the lines (or closed something at the end): commit
             # up to the end of the current line instead, and wait.
             return
-        esc_all = "".join(p.text for p in self._escaper.block(norm))
-        if not esc_all.startswith(self._line_esc):
+        esc_all = self._escaper.text(norm)
+        if not esc_all.startswith(line_esc):
             return
-        esc = esc_all[len(self._line_esc):]
+        esc = esc_all[len(line_esc):]
         self._emit(esc, None, Boundary.LINE if c != 0 else Boundary.BLOCK)
         cut = norm.rfind("\n") + 1
-        self._line_norm = norm[cut:]
-        self._line_esc = esc_all[esc_all.rfind("\n") + 1 :]
+        self._line_norm = [norm[cut:]]
+        self._line_esc = [esc_all[esc_all.rfind("\n") + 1 :]]
         self._ls = c + last + 1 if last >= 0 else ls
         self._c = k
         if "```" in seg[ls : self._ls] and not self._table:
@@ -482,10 +498,17 @@ class MarkdownStream:
         ctx = self._context
         head = self._table_head
         if head is not None and self._ls >= head[2]:
+            if not ctx and PIPED_ROWS.match(raw) and not any(f(raw) for f in self._may_fire):
+                # Rows with both outer pipes under their delimiter row, and nothing in
+                # them any repair looks for: the table repairs have nothing to add.
+                return raw, frozenset()
             # Table rows are rows only under their header (and delimiter row).
             ctx += head[0] + "\n" + (head[1] + "\n" if self._ls > head[2] else "")
-        result = normalize(rewrite_slack_url_forms(ctx + raw), **self._flags)
-        text = result.text
+        source = rewrite_slack_url_forms(ctx + raw)
+        if any(may_fire(source) for may_fire in self._may_fire):
+            text, fired = normalize(source, **self._flags)
+        else:
+            text, fired = source, ()  # what normalize returns, without its set-up cost
         if ctx:
             # The context lines come out first, as many as went in (a repair that
             # changed their number reached across them: no answer then).
@@ -494,7 +517,7 @@ class MarkdownStream:
             if len(parts) <= count or text.count("\n") != (ctx + raw).count("\n"):
                 return None
             text = parts[count]
-        return text, frozenset(result.fired)
+        return text, frozenset(fired)
 
     def _rebase(self, by: int) -> None:
         """Drop committed lines from the front of the segment (keeps pushes linear)."""
@@ -514,7 +537,7 @@ class MarkdownStream:
         """Where in a piece inside a line a repair could fire (-1: nowhere)."""
         m = self._risky_re.search(piece)
         at = -1 if m is None else m.start()
-        if ("](" in piece or "<" in piece) and (m2 := _LOOKALIKE.search(piece)) is not None:
+        if ("](" in piece or "<" in piece) and (m2 := LOOKALIKE.search(piece)) is not None:
             # V7 rewrites look-alike characters in link destinations and autolinks.
             at = m2.start() if at < 0 else min(at, m2.start())
         return at
@@ -534,16 +557,16 @@ class MarkdownStream:
             self._hold_all = True  # CommonMark reads this paragraph as HTML: see escape.py
             return start
         if self._table:
-            if _BLOCK_START.match(line) is None and line.strip(_WS):
+            if BLOCK_START.match(line) is None and line.strip(WS):
                 return end if complete else start  # a row, released once complete
             self._table = False
         if "|" in line:
             return self._pipe_limit(start, end, complete)
         verdict = head_verdict(line, complete)
-        if verdict == _HOLD:
+        if verdict == HOLD:
             self._hold_all = True
             return start
-        if verdict == _WAIT:
+        if verdict == WAIT:
             return start
         return end
 
@@ -565,9 +588,6 @@ class MarkdownStream:
             return nxt_end
         return end
 
-    def _emit(self, text: str, fence: Fence | None, boundary: Boundary) -> None:
-        self._writer.write(text, fence, boundary)
-
     def _write(self, pieces: list[Piece], boundary: Boundary) -> None:
         whole = sum(len(p.text) for p in pieces) if boundary is Boundary.BLOCK else 0
         write = self._writer.write
@@ -575,111 +595,3 @@ class MarkdownStream:
             write(piece.text, piece.fence, boundary, whole)
             boundary = Boundary.LINE
             whole = 0
-
-    def _events(self) -> list[StreamEvent]:
-        taken = self._writer.take()
-        return [StreamEvent(m, t) for m, t in taken] if taken else []
-
-
-def _closes(line: str, fence: _Fence) -> bool:
-    """Is ``line`` a closing fence for ``fence`` (after any container markers)?"""
-    m = _FENCE_LINE.match(line)
-    return (
-        m is not None
-        and m.group(2)[0] == fence.char
-        and len(m.group(2)) >= fence.length
-        and not m.group(3).strip(_WS)
-    )
-
-
-def _ends_container(line: str, fence: _Fence) -> bool:
-    """Does ``line`` surely end the container an indented or quoted fence lives in?
-
-    A fenced block cannot continue lazily: a line indented less than the item's content
-    (at most three columns left of the fence run), or without the quote marker, ends it.
-    """
-    if not line.strip(_WS):
-        return False
-    if fence.quoted:
-        return _QUOTE_START.match(line) is None
-    if fence.column <= 3:
-        return False
-    indent = len(line) - len(line.lstrip(" "))
-    return indent < fence.column - 3
-
-
-def _ends_in_fence(text: str) -> bool:
-    """Does the classifier see ``text`` end inside a fenced code block?"""
-    return classify(text)[-1].kind in (FENCE_OPEN, FENCE_CONTENT)
-
-
-def _joins_split_link(last: str, line: str) -> bool:
-    """Would the normalizer merge ``line`` into the block above, whose last non-blank
-    line is ``last`` (a ``[label]`` whose ``(url)`` comes after a blank line)?"""
-    return line.lstrip(" \t").startswith("(") and last.rstrip(_WS).endswith("]")
-
-
-def fence_of_line(line: str) -> Fence:
-    """The ``Fence`` a fence opener line opens."""
-    first = classify(line)[0]
-    return fence_of(first) if first.kind is FENCE_OPEN else Fence(line, line[:3])
-
-
-def _may_close(line: str, char: str) -> bool:
-    """Could the incomplete line ``line`` still become a closing fence of ``char``?"""
-    rest = line.lstrip(" ")
-    if len(line) - len(rest) > 3:
-        return False
-    body = rest.rstrip(" \t")
-    return not body.strip(char) and (rest == body or len(body) >= 3)
-
-
-_LOOKALIKE = re.compile("[\u2013\u2014\u2018\u2019\u201c\u201d\u2026]")
-_DEFINITION_START = re.compile(r" {0,3}\[")
-_HOLD = "hold"
-_WAIT = "wait"
-_OK = "ok"
-# C3/C4's glued markers (``-item``, ``1.item``): their repair looks at the lines around.
-_GLUED = re.compile(r" {0,3}(?:[-*+][^ \t\n\r\f0-9]|[0-9]{1,9}[.)][^ \t\n\r\f0-9])")
-_FENCE_START = re.compile(
-    r"(?:[ \t]*(?:>[ \t]?|(?:[-*+]|[0-9]{1,9}[.)])[ \t]+))*[ \t]*(?:`{2,}|~{2,}|`\Z|~\Z)")
-# What a line holds after its markers when it may still be a thematic break, a setext
-# underline, a list marker or a number that becomes one.
-_UNDECIDED = re.compile(
-    r"[-=*_ \t]*\Z|[0-9]{1,9}[.)]?\Z|[-*+]\Z|[•‣⁃⁌⁍∙◦▪▫●○■□◆◇][ \t]*\Z")
-_BLOCK_START = re.compile(
-    r" {0,3}(?:#{1,6}(?:[ \t]|\Z)|>|[-*+](?:[ \t]|\Z)|[0-9]{1,9}[.)](?:[ \t]|\Z))")
-# Repairs that read lines beyond a piece (or close what the paragraph's end closes):
-# when one fires on a piece, the piece waits for the end of the segment.
-_PIECE_UNSAFE = frozenset({"V1", "V2", "V3", "V4", "V6", "V8", "C3", "C4", "C6", "R8"})
-_TABLE_UNSAFE = _PIECE_UNSAFE - {"C6", "R8"}
-
-
-def head_verdict(line: str, complete: bool) -> str:
-    """Is the start of ``line`` settled (``ok``), not yet (``wait``), or only at the end
-    of the segment (``hold``: a glued list marker or a fence inside a container)?"""
-    if _GLUED.match(line) is not None:
-        return _HOLD
-    if _FENCE_START.match(line) is not None:
-        return _WAIT if not complete else _HOLD
-    m = MARKERS.match(line)
-    rest = line[m.end():] if m is not None else line
-    if complete:
-        return _OK
-    if _DEFINITION_START.match(line) is not None and ("]:" in line or "]" not in line):
-        return _WAIT  # a link reference definition shows nothing once complete
-    if not rest.strip(" \t") or _UNDECIDED.match(rest) is not None:
-        return _WAIT
-    return _OK
-
-
-def _drop_prefix(pieces: list[Piece], count: int) -> list[Piece]:
-    """``pieces`` without their first ``count`` characters."""
-    out: list[Piece] = []
-    for piece in pieces:
-        if count >= len(piece.text):
-            count -= len(piece.text)
-            continue
-        out.append(Piece(piece.text[count:], piece.fence) if count else piece)
-        count = 0
-    return out

@@ -49,6 +49,7 @@ _PREFIX = re.compile(r"(?:[ \t]*(?:>[ \t]?|(?:[-*+]|[0-9]{1,9}[.)])[ \t]+))*")
 _BLOCK_START = re.compile(r"[ \t]*(?:#{1,6}(?:[ \t]|$)|>|(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$))")
 _OPENER = re.compile(r"( {0,3})(`{3,}|~{3,})")
 _SPECIAL = frozenset("&<>@")
+_SPECIAL_CHAR = re.compile("[&<>@]")
 
 
 class Fence(NamedTuple):
@@ -108,7 +109,9 @@ class Escaper:
             return text[start:end]
         keep: list[tuple[int, int, str | None]] = []  # (start, end, replacement or raw)
         if code and raw_code:
-            keep += [(a, b, None) for a, b in code if b > start and a < end]
+            # A code span may run on past this stretch (onto the next line): only the
+            # part inside it is kept here, the rest belongs to the next line's stretch.
+            keep += [(max(a, start), min(b, end), None) for a, b in code if b > start and a < end]
         if line_start:
             pos = start
             while True:
@@ -141,7 +144,9 @@ class Escaper:
         pos = start
         for a, b, repl in keep:
             if a < pos:
-                continue  # overlaps an earlier kept range
+                if b <= pos or repl is not None:
+                    continue  # inside an earlier kept range (a replacement is never cut)
+                a = pos  # overlaps one: keep the rest
             out.append(self._gap(text[pos:a]))
             out.append(text[a:b] if repl is None else repl)
             pos = b
@@ -170,10 +175,22 @@ class Escaper:
 
     # -- whole blocks ----------------------------------------------------------------
 
+    def text(self, text: str) -> str:
+        """``text``, a normalized block of Markdown, escaped (``block``'s pieces joined)."""
+        if not self.active or _SPECIAL_CHAR.search(text) is None:
+            return text  # every line of it would come out as it is
+        return "".join([piece.text for piece in self.block(text)])
+
     def block(self, text: str) -> list[Piece]:
         """Escape a normalized block of Markdown; one ``Piece`` per line."""
         if not text:
             return []
+        if ("```" not in text and "~~~" not in text
+                and (not self.active or _SPECIAL_CHAR.search(text) is None)):
+            # No fence and nothing to escape: every line comes out as it is.
+            texts = text.split("\n")
+            last = texts.pop()
+            return [Piece(t + "\n", None) for t in texts] + [Piece(last, None)]
         lines = classify(text)
         pieces: list[Piece] = []
         fence: Fence | None = None

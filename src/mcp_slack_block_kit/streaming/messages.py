@@ -45,6 +45,7 @@ class Writer:
         "events",
         "fence",
         "message",
+        "reopened",
         "size",
         "soft_block",
         "soft_line",
@@ -59,6 +60,9 @@ class Writer:
         self.size = 0  # characters in the current message
         self.used = False  # anything written at all (message 0 starts empty)
         self.fence: Fence | None = None  # open at the end of the current message
+        # The current message starts with the reopened fence (at top level, whatever
+        # container held it in the reply), and it is still open.
+        self.reopened = False
         self.at_line_start = True
         self.events: list[tuple[int, list[str]]] = []
 
@@ -106,6 +110,26 @@ class Writer:
         self.at_line_start = True
         if fence is not None:
             self._append(self._reopen(fence) + "\n")
+        self.reopened = fence is not None
+
+    def close_fence(self) -> None:
+        """Close a fence still open at the end of the stream (room for it is reserved)."""
+        fence = self.fence
+        if fence is not None:
+            self.write(("" if self.at_line_start else "\n") + fence.closer, None,
+                       Boundary.INSIDE)
+
+    def append_inside(self, text: str, fence_after: Fence | None) -> int:
+        """``write(text, fence_after, Boundary.INSIDE)`` for the common case where it
+        fits and no event is pending: return the message index that gets ``text`` (the
+        caller makes the event), or -1 when ``write`` must do the work."""
+        size = self.size + len(text)
+        if self.events or size + self._reserve(fence_after) > self.cap:
+            return -1
+        self.size = size
+        self.at_line_start = text[-1] == "\n"
+        self.fence = fence_after
+        return self.message
 
     def write(self, text: str, fence_after: Fence | None, boundary: Boundary,
               whole: int = 0) -> None:
@@ -117,6 +141,13 @@ class Writer:
         """
         if not text:
             return
+        if (self.reopened and fence_after is None and boundary is not Boundary.INSIDE
+                and self.fence is not None and not _is_closer(text, self.fence)):
+            # The list item or quote that held the fence ended without a closing fence
+            # line (that ends the fence in the reply); here the fence was reopened at top
+            # level, where only a closer ends it.
+            self._append(("" if self.at_line_start else "\n") + self.fence.closer + "\n")
+            self.fence = None
         room = self.cap - self.size
         need = len(text) + self._reserve(fence_after)
         if self.size and boundary is not Boundary.INSIDE:
@@ -146,6 +177,15 @@ class Writer:
             need = len(text) + self._reserve(fence_after)
         self._append(text)
         self.fence = fence_after
+        if fence_after is None:
+            self.reopened = False
+
+
+def _is_closer(text: str, fence: Fence) -> bool:
+    """Is ``text`` (a piece starting a line) the closing fence line of ``fence``?"""
+    line = text.lstrip("\n").split("\n", 1)[0].strip(" \t>")
+    run = fence.closer.strip(" \t>")
+    return bool(line) and len(line) >= len(run) and not line.strip(run[:1])
 
 
 def split_point(text: str, limit: int, *, code: bool) -> int:
@@ -164,7 +204,8 @@ def split_point(text: str, limit: int, *, code: bool) -> int:
         return nl + 1 if nl >= 0 else 0
     if nl >= limit // 2:
         return nl + 1
-    blocked = _unsafe_ranges(text[:limit])
+    # Read the whole piece: a code span or link that closes after the limit is one too.
+    blocked = _unsafe_ranges(text)
     best = 0
     for m in _SENTENCE_END.finditer(window):
         if m.end() <= limit and not _inside(m.end(), blocked):
