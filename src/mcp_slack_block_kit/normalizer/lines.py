@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 __all__ = [
     "LANGUAGES",
+    "FenceWalkMemo",
     "Kind",
     "Line",
     "classify",
@@ -736,7 +737,18 @@ def _indent_columns(text: str) -> int:
     return col
 
 
-def new_item_reaches_fence(lines: Sequence[Line], i: int, text: str, content_col: int) -> bool:
+# What ``new_item_reaches_fence`` found from a given state of its walk: (line index, content
+# column, paragraph open) -> answer. One dict per ``lines`` list, shared by a repair's calls.
+FenceWalkMemo = dict[tuple[int, int, bool], bool]
+
+
+def new_item_reaches_fence(
+    lines: Sequence[Line],
+    i: int,
+    text: str,
+    content_col: int,
+    memo: FenceWalkMemo | None = None,
+) -> bool:
     """Would turning line ``i`` into the list item ``text`` move a fence boundary?
 
     Fence detection depends on containers ([D19]): the item takes in the lines
@@ -746,11 +758,25 @@ def new_item_reaches_fence(lines: Sequence[Line], i: int, text: str, content_col
     not fenced code now (an indented-code or one-liner line could become a
     fence), or when a fence crosses the end of the item. C11, C3 and C4 do not
     fire then.
+
+    The walk below line ``i`` depends only on the line it is at, ``content_col`` and
+    whether a paragraph is open, so a repair asking about every line of ``lines`` passes
+    one ``memo``: each state is then walked once in all, and a run of glued items that
+    are each other's lazy continuation lines costs linear time, not quadratic.
     """
     if "```" in text[content_col:] or "~~~" in text[content_col:]:
         return True
     para = bool(text[content_col:].strip())  # the item's paragraph is open
+    seen: list[tuple[int, int, bool]] = []
+    found = False
     for j in range(i + 1, len(lines)):  # by index: a slice would copy (quadratic)
+        if memo is not None:
+            key = (j, content_col, para)
+            known = memo.get(key)
+            if known is not None:
+                found = known
+                break
+            seen.append(key)
         line = lines[j]
         t = line.text
         if not t.strip():
@@ -759,11 +785,16 @@ def new_item_reaches_fence(lines: Sequence[Line], i: int, text: str, content_col
         if _indent_columns(t) < content_col:
             if para and line.kind is PROSE and _lazy(t):
                 continue  # a lazy continuation line: the item goes on
-            return line.kind is FENCE_CONTENT or line.kind is FENCE_CLOSE
+            found = line.kind is FENCE_CONTENT or line.kind is FENCE_CLOSE
+            break
         if ("```" in t or "~~~" in t) and line.kind not in _FENCE_KINDS:
-            return True
+            found = True
+            break
         para = line.kind is PROSE
-    return False
+    if memo is not None:
+        for key in seen:
+            memo[key] = found
+    return found
 
 
 _FENCE_KINDS = (FENCE_OPEN, FENCE_CONTENT, FENCE_CLOSE)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from ..lines import PROSE, Line, new_item_reaches_fence, some_line_starts
+from ..lines import PROSE, FenceWalkMemo, Line, new_item_reaches_fence, some_line_starts
 
 GLYPHS = "•‣⁃⁌⁍∙◦▪▫●○■□◆◇"
 _BULLET = re.compile(r"( {0,3})[" + GLYPHS + r"][ \t]+")
@@ -31,6 +31,7 @@ def may_fire(text: str) -> bool:
 def replace_bullet_glyphs(lines: list[Line]) -> list[Line] | None:
     """Turn glyph bullets into ``- `` items; None when none."""
     out: list[Line] | None = None
+    memo: FenceWalkMemo = {}  # one walk state at most once: linear in all
     for i, line in enumerate(lines):
         if line.kind is not PROSE:
             continue
@@ -38,7 +39,7 @@ def replace_bullet_glyphs(lines: list[Line]) -> list[Line] | None:
         if m is None:
             continue
         text = m.group(1) + "- " + line.text[m.end() :]
-        if new_item_reaches_fence(lines, i, text, len(m.group(1)) + 2):
+        if new_item_reaches_fence(lines, i, text, len(m.group(1)) + 2, memo):
             continue  # guard 4
         if out is None:
             out = list(lines)
