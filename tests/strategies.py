@@ -10,7 +10,13 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-__all__ = ["HOSTILE_DESTINATIONS", "hostile_destination", "hostile_markdown", "link_label"]
+__all__ = [
+    "HOSTILE_DESTINATIONS",
+    "glyph_outline",
+    "hostile_destination",
+    "hostile_markdown",
+    "link_label",
+]
 
 #: Destinations that must never become a URL (and a few that may, to mix real links in).
 HOSTILE_DESTINATIONS = [
@@ -91,3 +97,37 @@ def _piece(draw: st.DrawFn) -> str:
 hostile_markdown = st.lists(
     st.tuples(_piece(), st.sampled_from(["\n\n", "\n", " ", ""])), min_size=1, max_size=6,
 ).map(lambda parts: "".join(p + sep for p, sep in parts))
+
+
+_GLYPHS = "•‣⁃⁌⁍∙◦▪▫●○■□◆◇"  # the glyphs the C11 repair turns into `-`
+_ITEM_TEXT = ["alpha", "14:05 — on-call paged", "**bold** b", "`code` c", "a • b", "x  y"]
+
+
+@st.composite
+def glyph_outline(draw: st.DrawFn) -> tuple[str, str]:
+    """A nested bullet outline written twice, ``(with glyphs, with "- ")``, same indentation.
+
+    A child item sits 0-3 columns past its parent's text, as CommonMark nests a ``-`` item;
+    siblings share their indentation; a blank line sometimes comes before an item indented
+    at most three columns (after a blank line, a glyph line indented more is code).
+    """
+    indents: list[int] = []  # indentation of the open item at each depth
+    glyph_lines: list[str] = []
+    dash_lines: list[str] = []
+    for _ in range(draw(st.integers(1, 8))):
+        depth = draw(st.integers(0, len(indents)))
+        if depth < len(indents):
+            indent = indents[depth]
+            del indents[depth + 1 :]
+        else:
+            indent = (indents[-1] + 2 if indents else 0) + draw(st.integers(0, 3))
+            indents.append(indent)
+        if glyph_lines and indent <= 3 and draw(st.integers(0, 4)) == 0:
+            # After a blank line an item indented four or more is code with glyphs.
+            glyph_lines.append("")
+            dash_lines.append("")
+        text = draw(st.sampled_from(_ITEM_TEXT))
+        gap = draw(st.sampled_from([" ", " ", "  ", "\t"]))
+        glyph_lines.append(" " * indent + draw(st.sampled_from(_GLYPHS)) + gap + text)
+        dash_lines.append(" " * indent + "- " + text)
+    return "\n".join(glyph_lines), "\n".join(dash_lines)

@@ -10,8 +10,9 @@ from mcp_slack_block_kit import convert, to_messages
 from mcp_slack_block_kit.converter import core
 from mcp_slack_block_kit.converter import parse as parse_module
 from mcp_slack_block_kit.converter.core import convert_for_messages
+from mcp_slack_block_kit.converter.nodes import Document, plain_text
 from mcp_slack_block_kit.converter.options import Options
-from mcp_slack_block_kit.converter.parse import parse, plain_text
+from mcp_slack_block_kit.converter.parse import parse
 from mcp_slack_block_kit.converter.rich_text import render_rich_text
 from mcp_slack_block_kit.exceptions import InvalidOptionsError, MarkdownBlockTooLargeError
 
@@ -106,7 +107,7 @@ def test_to_messages_parses_once(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[str] = []
     real = parse_module.parse
 
-    def counting(markdown: str, options: Options) -> parse_module.Document:
+    def counting(markdown: str, options: Options) -> Document:
         calls.append(markdown)
         return real(markdown, options)
 

@@ -11,8 +11,9 @@ from mcp_slack_block_kit.converter.markdown_block import (
     _Emitter,
     _escape_block_starts,
 )
+from mcp_slack_block_kit.converter.nodes import TEXT, Text, iter_nodes
 from mcp_slack_block_kit.converter.options import Options
-from mcp_slack_block_kit.converter.parse import TEXT, Text, iter_nodes, parse
+from mcp_slack_block_kit.converter.parse import parse
 
 _LINE_PIECES = st.sampled_from([
     " ", "  ", "    ", "#", "##", ">", "-", "+", "*", "***", "_", "___", "=", "==", "`", "```",

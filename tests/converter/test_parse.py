@@ -1,4 +1,4 @@
-"""The parser module: node model, source ranges, depth limit, bullet rescue, raw HTML (§6)."""
+"""The parser: node kinds and attributes, source ranges, depth limit, raw HTML, facts."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mcp_slack_block_kit.converter import nodes as nd
 from mcp_slack_block_kit.converter import parse as p
 from mcp_slack_block_kit.converter.options import Options
 from mcp_slack_block_kit.exceptions import InputTooDeeplyNestedError
@@ -25,7 +26,7 @@ def tree(markdown: str, options: Options = OPTS) -> list[tuple[int, str, str]]:
     stack = [(child, 0) for child in reversed(doc.children)]
     while stack:
         node, depth = stack.pop()
-        out.append((depth, node.kind, node.text if isinstance(node, p.Text) else ""))
+        out.append((depth, node.kind, node.text if isinstance(node, nd.Text) else ""))
         stack.extend((child, depth + 1) for child in reversed(node.children))
     return out
 
@@ -34,12 +35,12 @@ def kinds(markdown: str) -> list[str]:
     return [kind for _, kind, _ in tree(markdown)]
 
 
-def source(doc: p.Document, node: p.Node) -> str:
+def source(doc: nd.Document, node: nd.Node) -> str:
     return doc.source_bytes[node.start : node.end].decode()
 
 
 def test_only_parse_module_imports_pyromark() -> None:
-    """§6.0: exactly one converter module talks to pyromark, so the parser stays replaceable."""
+    """Exactly one converter module talks to pyromark, so the parser stays replaceable."""
     importers = []
     for path in sorted(SRC.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -58,18 +59,18 @@ def test_block_kinds_and_attributes() -> None:
     doc = p.parse("## Two\n\n3. a\n4. b\n\n```py extra\nx = 1\n```\n\n| l | r |\n|:-|-:|\n| 1 | 2 |\n"
                   "\n---\n", OPTS)
     heading, lst, code, table, rule = doc.children
-    assert isinstance(heading, p.Heading) and heading.level == 2
-    assert isinstance(lst, p.ListNode) and lst.ordered and lst.start_number == 3 and lst.tight
-    assert isinstance(code, p.CodeBlock)
+    assert isinstance(heading, nd.Heading) and heading.level == 2
+    assert isinstance(lst, nd.ListNode) and lst.ordered and lst.start_number == 3 and lst.tight
+    assert isinstance(code, nd.CodeBlock)
     assert (code.text, code.info, code.language, code.fenced) == ("x = 1\n", "py extra", "py", True)
-    assert isinstance(table, p.Table) and table.alignments == ("left", "right")
-    assert [c.kind for c in table.children] == [p.TABLE_HEAD, p.TABLE_ROW]
-    assert rule.kind == p.RULE
+    assert isinstance(table, nd.Table) and table.alignments == ("left", "right")
+    assert [c.kind for c in table.children] == [nd.TABLE_HEAD, nd.TABLE_ROW]
+    assert rule.kind == nd.RULE
 
 
 def test_indented_code_has_no_language() -> None:
     (code,) = p.parse("    a\n    b\n", OPTS).children
-    assert isinstance(code, p.CodeBlock)
+    assert isinstance(code, nd.CodeBlock)
     assert (code.text, code.language, code.fenced) == ("a\nb\n", "", False)
 
 
@@ -82,24 +83,24 @@ def test_tight_items_get_implicit_paragraphs() -> None:
     ]
     doc = p.parse("- a\n\n- b\n", OPTS)
     (lst,) = doc.children
-    assert isinstance(lst, p.ListNode) and not lst.tight
+    assert isinstance(lst, nd.ListNode) and not lst.tight
 
 
 def test_task_markers_become_item_state() -> None:
     """The checkbox text is removed; ``checked`` holds its state (None for plain items)."""
     (lst,) = p.parse("- [x] done\n- [ ] todo\n- plain\n- [X] upper\n", OPTS).children
     assert [getattr(i, "checked", "?") for i in lst.children] == [True, False, None, True]
-    assert [p.plain_text(i) for i in lst.children] == ["done", "todo", "plain", "upper"]
+    assert [nd.plain_text(i) for i in lst.children] == ["done", "todo", "plain", "upper"]
     (loose,) = p.parse("- [x] a\n\n- [ ] b\n", OPTS).children
     assert [getattr(i, "checked", "?") for i in loose.children] == [True, False]
 
 
 def test_text_is_decoded_but_ranges_give_the_source_form() -> None:
-    """[D6]: TEXT holds decoded text; slicing ``source_bytes`` gives escapes/entities as written."""
+    """TEXT holds decoded text; slicing ``source_bytes`` gives escapes/entities as written."""
     doc = p.parse("é 20\\~25 &amp; x", OPTS)
     (par,) = doc.children
     (text,) = par.children
-    assert isinstance(text, p.Text) and text.text == "é 20~25 & x"
+    assert isinstance(text, nd.Text) and text.text == "é 20~25 & x"
     assert source(doc, text) == "é 20\\~25 &amp; x"
 
 
@@ -113,7 +114,7 @@ def test_inline_kinds() -> None:
 def test_links_images_and_autolinks() -> None:
     doc = p.parse('[a](https://x.com "T") ![b](https://x.com/i.png "U") <https://y.com> <u@x.com>',
                   OPTS)
-    links = [n for n in p.iter_nodes(doc) if isinstance(n, p.Link)]
+    links = [n for n in nd.iter_nodes(doc) if isinstance(n, nd.Link)]
     assert [(n.kind, n.url, n.title, n.autolink) for n in links] == [
         ("link", "https://x.com", "T", False),
         ("image", "https://x.com/i.png", "U", False),
@@ -132,9 +133,9 @@ def test_links_images_and_autolinks() -> None:
     "[x](<java\tscript:alert(1)>)",
 ])
 def test_refused_destinations_become_refused_nodes(markdown: str) -> None:
-    """[D25]: the label survives as a REFUSED container; no node carries the URL."""
+    """A refused destination: the label survives as a REFUSED container; no node carries the URL."""
     doc = p.parse(markdown, OPTS)
-    found = [n.kind for n in p.iter_nodes(doc)]
+    found = [n.kind for n in nd.iter_nodes(doc)]
     assert "refused" in found and "link" not in found and "image" not in found
     assert not doc.has_image
 
@@ -157,11 +158,11 @@ def test_no_linkify_inside_links_code_or_alt_text() -> None:
     doc = p.parse(
         "[see https://a.com](https://b.com) `https://c.com` ![https://d.com](https://e.com/i.png)",
         OPTS)
-    urls = [n.url for n in p.iter_nodes(doc) if isinstance(n, p.Link)]
+    urls = [n.url for n in nd.iter_nodes(doc) if isinstance(n, nd.Link)]
     assert urls == ["https://b.com", "https://e.com/i.png"]
 
 
-# -- §6.4 depth -----------------------------------------------------------
+# -- depth ----------------------------------------------------------------
 
 
 def test_deep_quotes_are_rejected() -> None:
@@ -191,72 +192,27 @@ def test_depth_limit_is_configurable() -> None:
         p.parse(markdown, Options(max_nesting_depth=7))
 
 
-# -- §6.3 bullet rescue -----------------------------------------------------
-
-
-@pytest.mark.parametrize(("markdown", "items"), [
-    ("★ first\n★ second", ["first", "second"]),
-    ("Here are the items:\n▶ alpha\n▶ beta", ["alpha", "beta"]),
-    ("→ a\n→ b\n→ c", ["a", "b", "c"]),
-    ("✔\tdone\n✔\ttoo", ["done", "too"]),
-    ("   ★ a\n★ b", ["a", "b"]),
-])
-def test_bullet_rescue(markdown: str, items: list[str]) -> None:
-    doc = p.parse(markdown, OPTS)
-    lists = [n for n in doc.children if isinstance(n, p.ListNode)]
-    assert len(lists) == 1 and not lists[0].ordered and lists[0].tight
-    assert [p.plain_text(i) for i in lists[0].children] == items
-
-
-@pytest.mark.parametrize("markdown", [
-    "★ a lone decorative line",
-    "— Albert Einstein\n— Someone Else",  # Pd
-    "« a\n« b",  # Pi
-    "$ a\n$ b",  # ASCII
-    "€ 5\n€ 6",  # Sc
-    "★ a\n☆ b",  # glyph changed
-    "★ a\n★ b\nplain end",
-    "★a\n★b",  # no space after the glyph
-    "é a\né b",  # a letter
-])
-def test_no_bullet_rescue(markdown: str) -> None:
-    assert "list" not in kinds(markdown)
-
-
-def test_rescue_keeps_lead_in_and_item_ranges() -> None:
-    doc = p.parse("Items:\n★ **a** b\n★ c", OPTS)
-    par, lst = doc.children
-    assert p.plain_text(par) == "Items:"
-    first = lst.children[0]
-    assert p.plain_text(first) == "a b" and source(doc, first.children[0]) == "**a** b"
-
-
-def test_rescue_needs_relative_indent_below_four() -> None:
-    """A continuation line indented four or more columns past the paragraph is not a bullet."""
-    assert "list" not in kinds("text\n★ a\n    ★ b")
-
-
 # -- raw HTML ---------------------------------------------------------------
 
 
 def test_html_block_line_is_literal_text_with_markdown_after_it() -> None:
     doc = p.parse("<!channel> hello **b**\nmore\n\nnext", OPTS)
     first, second = doc.children
-    assert [(n.kind, p.plain_text(n)) for n in first.children] == [
+    assert [(n.kind, nd.plain_text(n)) for n in first.children] == [
         ("text", "<!channel> hello "), ("strong", "b"), ("soft_break", " "), ("text", "more")]
     assert source(doc, first.children[0]) == "<!channel> hello "
-    assert p.plain_text(second) == "next"
+    assert nd.plain_text(second) == "next"
 
 
 def test_html_block_that_interrupts_a_paragraph_joins_it() -> None:
     (par,) = p.parse("Deploy done\n<!here> please", OPTS).children
     assert par.kind == "paragraph"
-    assert p.plain_text(par) == "Deploy done <!here> please"
+    assert nd.plain_text(par) == "Deploy done <!here> please"
 
 
 def test_div_block_keeps_inline_html_literal() -> None:
     (par,) = p.parse("<div>hello <!channel></div>\nafter *x*", OPTS).children
-    assert p.plain_text(par) == "<div>hello <!channel></div> after x"
+    assert nd.plain_text(par) == "<div>hello <!channel></div> after x"
     assert "emphasis" in [n.kind for n in par.children]
 
 
@@ -271,13 +227,13 @@ def test_html_block_in_a_quote_keeps_container_facts() -> None:
 def test_nested_html_block_is_kept_as_literal_lines() -> None:
     """An HTML block found inside the re-parse (``- <div>``) stays literal, not re-parsed again."""
     doc = p.parse("<div>\n- <div>\n  **x**\n", OPTS)
-    text = "".join(p.plain_text(n) for n in doc.children)
+    text = "".join(nd.plain_text(n) for n in doc.children)
     assert "<div>" in text and "**x**" in text
 
 
 def test_placeholder_characters_in_the_input_are_safe() -> None:
     doc = p.parse("<!x> a\x01b", OPTS)
-    assert p.plain_text(doc.children[0]) == "<!x> a\x01b"
+    assert nd.plain_text(doc.children[0]) == "<!x> a\x01b"
 
 
 # -- document facts ------------------------------------------------------------
@@ -312,13 +268,6 @@ def test_tables_can_be_disabled() -> None:
     assert "table" not in [k for _, k, _ in tree(markdown, Options(enable_tables=False))]
 
 
-def test_plain_text_and_iter_nodes() -> None:
-    doc = p.parse("a **b** `c` [d *e*](u) ![f](g)\nh", OPTS)
-    assert p.plain_text(doc) == "a b c d e f h"
-    assert next(p.iter_nodes(doc)) is doc
-    assert len(list(p.iter_nodes(doc))) == sum(1 for _ in p.iter_nodes(doc))
-
-
 def test_empty_input() -> None:
     doc = p.parse("", OPTS)
     assert doc.children == [] and doc.source_bytes == b"" and doc.depth == 1
@@ -327,24 +276,17 @@ def test_empty_input() -> None:
 def test_lone_surrogates_become_replacement_characters() -> None:
     """UTF-8 cannot hold a lone surrogate; the parser sees U+FFFD there instead of failing."""
     doc = p.parse("\ud800 x <!y>\udfff", OPTS)
-    assert p.plain_text(doc) == "\ufffd x <!y>\ufffd"
+    assert nd.plain_text(doc) == "\ufffd x <!y>\ufffd"
     assert doc.source == "\ufffd x <!y>\ufffd"
     assert doc.source_bytes == doc.source.encode()
 
 
 def test_refused_autolink_drops_its_label() -> None:
-    """[D25]: an autolink's label is its URL, so a refused one keeps nothing at all."""
+    """An autolink's label is its URL, so a refused one keeps nothing at all."""
     doc = p.parse("<javascript:alert(1)> x [javascript:y](javascript:y)", OPTS)
-    refused = [n for n in p.iter_nodes(doc) if n.kind == "refused"]
-    assert [p.plain_text(n) for n in refused] == ["", "javascript:y"]
-    assert p.plain_text(doc) == " x javascript:y"
-
-
-def test_plain_text_separates_blocks() -> None:
-    (quote,) = p.parse("> one\n>\n> two\n> - three", OPTS).children
-    assert p.plain_text(quote) == "one two three"
-    (table,) = p.parse("| a | b |\n|---|---|\n| c | d |", OPTS).children
-    assert p.plain_text(table) == "a b c d"
+    refused = [n for n in nd.iter_nodes(doc) if n.kind == "refused"]
+    assert [nd.plain_text(n) for n in refused] == ["", "javascript:y"]
+    assert nd.plain_text(doc) == " x javascript:y"
 
 
 @pytest.mark.parametrize("markdown", [
@@ -358,7 +300,7 @@ def test_many_links_in_one_run_parse_in_linear_time(markdown: str) -> None:
     started = time.perf_counter()
     doc = p.parse(markdown, OPTS)
     assert time.perf_counter() - started < 30.0  # a watchdog: a quadratic step takes minutes
-    links = [n for n in p.iter_nodes(doc) if isinstance(n, p.Link)]
+    links = [n for n in nd.iter_nodes(doc) if isinstance(n, nd.Link)]
     assert len(links) == markdown.count("https://") + markdown.count("@")
     last = links[-1]
     assert doc.source_bytes[last.start : last.end].decode() in ("https://a.bc", "a@b.cd")
@@ -374,17 +316,17 @@ def test_many_links_in_one_run_parse_in_linear_time(markdown: str) -> None:
 ])
 def test_a_run_that_starts_with_an_escape_includes_the_backslash(
         markdown: str, sources: list[str]) -> None:
-    """pulldown-cmark starts such a run after the backslash; the node's range does not ([D6])."""
+    """pulldown-cmark starts such a run after the backslash; the node's range does not."""
     doc = p.parse(markdown, OPTS)
-    assert [source(doc, n) for n in p.iter_nodes(doc) if n.kind == "text"] == sources
+    assert [source(doc, n) for n in nd.iter_nodes(doc) if n.kind == "text"] == sources
 
 
 def test_placeholder_never_leaks_from_an_html_block_reparse() -> None:
     """Line-start ``<`` inside a fence swallowed by an HTML block comes back as ``<``."""
     doc = p.parse("<div>\n```\n<b>\n```\n", OPTS)
-    code = [n for n in p.iter_nodes(doc) if isinstance(n, p.CodeBlock)]
+    code = [n for n in nd.iter_nodes(doc) if isinstance(n, nd.CodeBlock)]
     assert [c.text for c in code] == ["<b>\n"]
-    assert all("\x01" not in getattr(n, "text", "") for n in p.iter_nodes(doc))
+    assert all("\x01" not in getattr(n, "text", "") for n in nd.iter_nodes(doc))
 
 
 _PIECES = st.sampled_from([
@@ -401,10 +343,10 @@ def test_ranges_are_nested_and_text_matches_its_source(markdown: str) -> None:
     """Every range lies inside its parent's; a text node without escapes or entities in
     its source slice is exactly that slice (what the markdown-block emitter relies on)."""
     doc = p.parse(markdown, OPTS)
-    for node in p.iter_nodes(doc):
+    for node in nd.iter_nodes(doc):
         for child in node.children:
             assert node.start <= child.start <= child.end <= node.end, (node, child)
-        if isinstance(node, p.Text) and node.kind == p.TEXT:
+        if isinstance(node, nd.Text) and node.kind == nd.TEXT:
             src = source(doc, node)
             if "\\" not in src and "&" not in src:
                 assert src == node.text, (node, src)

@@ -8,8 +8,9 @@ import pytest
 
 from mcp_slack_block_kit import convert
 from mcp_slack_block_kit.converter.inline import InlineRenderer
+from mcp_slack_block_kit.converter.nodes import Table
 from mcp_slack_block_kit.converter.options import Options
-from mcp_slack_block_kit.converter.parse import Table, parse
+from mcp_slack_block_kit.converter.parse import parse
 from mcp_slack_block_kit.converter.rich_text import table_blocks
 
 

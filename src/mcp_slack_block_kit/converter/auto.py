@@ -6,8 +6,7 @@ from collections.abc import Iterator, Mapping
 
 from ..blocks.limits import MAX_MARKDOWN_BLOCK_SUM
 from .mentions import HANDLE_RE, resolve_handle
-from .options import Options
-from .parse import (
+from .nodes import (
     EMPHASIS,
     HARD_BREAK,
     HEADING,
@@ -31,6 +30,7 @@ from .parse import (
     Text,
     plain_text,
 )
+from .options import Options
 from .warnings import PATTERN_ORDER
 
 __all__ = ["has_resolvable_handle", "nesting_patterns", "pick_markdown_block"]

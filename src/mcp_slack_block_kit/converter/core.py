@@ -20,8 +20,9 @@ from ..normalizer import normalize
 from .auto import pick_markdown_block
 from .fallback import derive_text_fallback
 from .markdown_block import emit_markdown
+from .nodes import Document
 from .options import Mode, Options
-from .parse import Document, parse
+from .parse import parse
 from .rich_text import render_rich_text
 from .slack_urls import rewrite_slack_url_forms
 from .warnings import (

@@ -17,7 +17,7 @@ from .mentions import (
     trusted_element,
     trusted_tokens,
 )
-from .parse import (
+from .nodes import (
     CODE,
     EMPHASIS,
     HARD_BREAK,

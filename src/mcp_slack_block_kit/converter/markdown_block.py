@@ -13,8 +13,7 @@ import re
 from collections.abc import Callable
 
 from .escape import policy_escaper
-from .options import Options
-from .parse import (
+from .nodes import (
     CODE,
     CODE_BLOCK,
     EMPHASIS,
@@ -44,6 +43,7 @@ from .parse import (
     Text,
     plain_text,
 )
+from .options import Options
 
 __all__ = ["emit_markdown", "longest_backtick_run"]
 

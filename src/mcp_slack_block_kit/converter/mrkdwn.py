@@ -24,8 +24,7 @@ from ..exceptions import ConversionError
 from .escape import PARTIAL_ENTITY, policy_escaper
 from .inline import InlineRenderer
 from .mentions import HANDLE_RE, resolve_handle
-from .options import Options
-from .parse import (
+from .nodes import (
     CODE,
     CODE_BLOCK,
     EMPHASIS,
@@ -56,6 +55,7 @@ from .parse import (
     iter_nodes,
     plain_text,
 )
+from .options import Options
 from .rich_text import bold_line, standalone_image, table_blocks, truncate_utf8
 
 __all__ = ["heading_section_text", "render_section_mrkdwn"]

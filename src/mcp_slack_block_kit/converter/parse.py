@@ -4,73 +4,7 @@
 ``options.enable_tables``, strikethrough, task lists; nothing else) and folds its
 flat ``Start``/``End`` event list into a small tree, with an explicit stack (no
 Python recursion), in one pass. The rest of the converter never sees pyromark types.
-
-Node model
-==========
-
-Every node is a ``Node`` (``__slots__``): ``kind`` (one of the string constants
-below, compare with ``is`` or ``==``), ``start``/``end`` (UTF-8 byte range in
-``Document.source_bytes``; slice it for the *source form* of a node, [D6]) and
-``children`` (a list of nodes; TEXT/CODE/HTML leaves share an empty tuple, so
-treat ``children`` as read-only). Zero-width ranges mark nodes with no source of
-their own (a soft break that joins an HTML line to its paragraph). Kind-specific
-attributes live on subclasses:
-
-==============  ==========  =================================================
-kind            class       attributes / children
-==============  ==========  =================================================
-DOCUMENT        Document    ``source`` (str), ``source_bytes``, ``depth`` (§6.4
-                            tree depth), ``has_image``
-                            (a non-refused image anywhere), ``table_overflow``
-                            (a table with >100 rows or >20 columns),
-                            ``patterns`` (frozenset of the §9.2 pattern names),
-                            ``refusals`` (the distinct ``(kind, reason)`` of
-                            refused destinations, ``kind`` "link" or "image",
-                            in document order); children = blocks
-PARAGRAPH       Node        inline children. Tight list items get an implicit
-                            paragraph around their inline content, so list
-                            items only ever hold blocks
-HEADING         Heading     ``level`` 1-6; inline children
-QUOTE           Node        block children
-LIST            ListNode    ``ordered``, ``start_number`` (1 for bullets),
-                            ``tight``; children = ITEM
-ITEM            Item        ``checked`` (None, or the task-box state: the
-                            ``[x]``/``[ ]`` text is already removed); blocks
-CODE_BLOCK      CodeBlock   ``text`` (raw content with final newline),
-                            ``info`` (fence info string), ``language`` (first
-                            word of info, "" if none), ``fenced``
-RULE            Node        (thematic break)
-TABLE           Table       ``alignments`` ("left"/"center"/"right"/"" per
-                            column); children = one TABLE_HEAD, then TABLE_ROW
-TABLE_HEAD,     Node        children = TABLE_CELL (inline children). Body rows
-TABLE_ROW                   are padded/truncated to the header width by the
-                            parser already
-EMPHASIS,       Node        inline children
-STRONG, STRIKE
-LINK            Link        ``url`` (``mailto:`` added for e-mail autolinks;
-                            always passes ``_urls.link_refusal``),
-                            ``title``, ``autolink`` (True for ``<…>`` and
-                            bare-URL links: their children are the display
-                            text), ``linkified`` (True for bare URLs found by
-                            ``links.find_links``; they have no source syntax)
-IMAGE           Link        ``url`` (always passes ``_urls.image_refusal``),
-                            ``title``; children = alt inline nodes
-REFUSED         Node        a link/image whose destination the URL rule
-                            refuses (anything but an absolute http, https,
-                            ftp or mailto link / http, https or raster
-                            data: image, see ``_urls``); emit its children
-                            as ordinary inline content, never a URL (a
-                            ``<…>`` autolink with a script scheme has no
-                            children: its label is the URL)
-TEXT            Text        ``text`` (decoded: escapes resolved, entities
-                            decoded); one node per run between other nodes
-CODE            Text        ``text`` (inline code span content)
-HTML            Text        ``text``: raw inline HTML, to be treated exactly
-                            like literal text (never interpreted); bare URLs
-                            are not searched inside it
-SOFT_BREAK,     Node        line breaks inside inline content
-HARD_BREAK
-==============  ==========  =================================================
+The node model is in ``nodes``.
 
 Raw HTML blocks
 ===============
@@ -78,23 +12,22 @@ Raw HTML blocks
 pulldown-cmark has no switch to turn HTML off, and a line that starts with
 ``<!channel>`` or ``<div>`` opens an HTML block that would swallow the rest of
 the line (and, for ``<div>``, everything up to the next blank line) as raw HTML.
-The spec wants HTML off (§6.1: such text is literal and the Markdown around it is
-still Markdown), so an HTML block's lines are parsed again with the ``<`` that
+HTML is off here (Slack renders none: such text is literal and the Markdown around it
+is still Markdown), so an HTML block's lines are parsed again with the ``<`` that
 opened HTML at each line start replaced by a placeholder, which is turned back
 into ``<`` in the resulting text. ``<!channel> deploy **now**`` therefore gives
 the literal text ``<!channel> deploy `` and bold ``now``; an HTML block that
 interrupted a paragraph is joined back into it with a soft break. A second level
 of HTML blocks inside that re-parse (``- <div>``) is kept as literal lines.
 
-Also here: the depth limit (§6.4), bare-URL linkify (§6.1, never inside links,
-images or code) and the Unicode-bullet list rescue (§6.3).
+Also here: the depth limit and bare-URL linkify (never inside links, images or
+code); the Unicode-bullet list rescue is in ``bullets``.
 """
 
 from __future__ import annotations
 
 import html
 import re
-import unicodedata
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -104,7 +37,42 @@ import pyromark
 from .._urls import REASON_SCRIPT, image_refusal, link_refusal
 from ..blocks.limits import MAX_TABLE_COLUMNS, MAX_TABLE_ROWS
 from ..exceptions import InputTooDeeplyNestedError
+from .bullets import rescue_bullets
 from .links import find_links
+from .nodes import (
+    CODE,
+    CODE_BLOCK,
+    DOCUMENT,
+    EMPHASIS,
+    HARD_BREAK,
+    HTML,
+    IMAGE,
+    INLINE_KINDS,
+    ITEM,
+    LINK,
+    PARAGRAPH,
+    QUOTE,
+    REFUSED,
+    RULE,
+    SOFT_BREAK,
+    STRIKE,
+    STRONG,
+    TABLE,
+    TABLE_CELL,
+    TABLE_HEAD,
+    TABLE_ROW,
+    TEXT,
+    CodeBlock,
+    Document,
+    Heading,
+    Item,
+    Link,
+    ListNode,
+    Node,
+    Table,
+    Text,
+    iter_nodes,
+)
 from .warnings import (
     PATTERN_CODE_IN_BLOCKQUOTE,
     PATTERN_CODE_IN_LIST,
@@ -117,212 +85,9 @@ from .warnings import PATTERN_ORDER as PATTERN_NAMES
 if TYPE_CHECKING:
     from .options import Options
 
-__all__ = [
-    "BLOCK_KINDS",
-    "CODE",
-    "CODE_BLOCK",
-    "DOCUMENT",
-    "EMPHASIS",
-    "HARD_BREAK",
-    "HEADING",
-    "HTML",
-    "IMAGE",
-    "INLINE_KINDS",
-    "ITEM",
-    "LINK",
-    "LIST",
-    "PARAGRAPH",
-    "PATTERN_NAMES",
-    "QUOTE",
-    "REFUSED",
-    "RULE",
-    "SOFT_BREAK",
-    "STRIKE",
-    "STRONG",
-    "TABLE",
-    "TABLE_CELL",
-    "TABLE_HEAD",
-    "TABLE_ROW",
-    "TEXT",
-    "CodeBlock",
-    "Document",
-    "Heading",
-    "Item",
-    "Link",
-    "ListNode",
-    "Node",
-    "Table",
-    "Text",
-    "iter_nodes",
-    "parse",
-    "plain_text",
-]
+__all__ = ["PATTERN_NAMES", "parse"]
 
-DOCUMENT = "document"
-PARAGRAPH = "paragraph"
-HEADING = "heading"
-QUOTE = "quote"
-LIST = "list"
-ITEM = "item"
-CODE_BLOCK = "code_block"
-RULE = "rule"
-TABLE = "table"
-TABLE_HEAD = "table_head"
-TABLE_ROW = "table_row"
-TABLE_CELL = "table_cell"
-EMPHASIS = "emphasis"
-STRONG = "strong"
-STRIKE = "strike"
-LINK = "link"
-IMAGE = "image"
-REFUSED = "refused"
-TEXT = "text"
-CODE = "code"
-HTML = "html"
-SOFT_BREAK = "soft_break"
-HARD_BREAK = "hard_break"
 _HTML_BLOCK = "html_block"  # transient: replaced before the tree is returned
-
-BLOCK_KINDS = frozenset(
-    (PARAGRAPH, HEADING, QUOTE, LIST, ITEM, CODE_BLOCK, RULE, TABLE, TABLE_HEAD, TABLE_ROW)
-)
-INLINE_KINDS = frozenset(
-    (EMPHASIS, STRONG, STRIKE, LINK, IMAGE, REFUSED, TEXT, CODE, HTML, SOFT_BREAK, HARD_BREAK)
-)
-
-class Node:
-    """A node of the parse tree; ``kind`` says what it is (see the module docstring)."""
-
-    __slots__ = ("children", "end", "kind", "start")
-
-    def __init__(self, kind: str, start: int, end: int) -> None:
-        self.kind = kind
-        self.start = start
-        self.end = end
-        self.children: list[Node] = []
-
-    def __repr__(self) -> str:
-        return f"<{self.kind} {self.start}:{self.end} children={len(self.children)}>"
-
-
-# Leaves share one empty tuple as ``children`` instead of a list each (they are the most
-# common nodes); the class attribute shadows Node's slot, so it is also read-only.
-_NO_CHILDREN: Any = ()
-
-
-class Text(Node):
-    """A TEXT, CODE or HTML leaf."""
-
-    __slots__ = ("text",)
-    children = _NO_CHILDREN
-
-    def __init__(self, kind: str, start: int, end: int, text: str) -> None:
-        self.kind = kind
-        self.start = start
-        self.end = end
-        self.text = text
-
-    def __repr__(self) -> str:
-        return f"<{self.kind} {self.start}:{self.end} {self.text!r}>"
-
-
-class Heading(Node):
-    """An ATX or setext heading."""
-
-    __slots__ = ("level",)
-
-    def __init__(self, start: int, end: int, level: int) -> None:
-        self.kind = HEADING
-        self.start = start
-        self.end = end
-        self.children = []
-        self.level = level
-
-
-class ListNode(Node):
-    """A bullet or ordered list."""
-
-    __slots__ = ("ordered", "start_number", "tight")
-
-    def __init__(self, start: int, end: int, start_number: int | None) -> None:
-        self.kind = LIST
-        self.start = start
-        self.end = end
-        self.children = []
-        self.ordered = start_number is not None
-        self.start_number = 1 if start_number is None else start_number
-        self.tight = True
-
-
-class Item(Node):
-    """A list item; ``checked`` is None unless it is a task item."""
-
-    __slots__ = ("checked",)
-
-    def __init__(self, start: int, end: int) -> None:
-        self.kind = ITEM
-        self.start = start
-        self.end = end
-        self.children = []
-        self.checked: bool | None = None
-
-
-class CodeBlock(Node):
-    """A fenced or indented code block."""
-
-    __slots__ = ("fenced", "info", "language", "text")
-
-    def __init__(self, start: int, end: int, info: str | None) -> None:
-        super().__init__(CODE_BLOCK, start, end)
-        self.fenced = info is not None
-        self.info = info or ""
-        words = self.info.split()
-        self.language = words[0] if words else ""
-        self.text = ""
-
-
-class Link(Node):
-    """A LINK or IMAGE."""
-
-    __slots__ = ("autolink", "linkified", "title", "url")
-
-    def __init__(
-        self, kind: str, start: int, end: int, url: str, title: str, autolink: bool
-    ) -> None:
-        super().__init__(kind, start, end)
-        self.url = url
-        self.title = title
-        self.autolink = autolink
-        self.linkified = False
-
-
-class Table(Node):
-    """A GFM table."""
-
-    __slots__ = ("alignments",)
-
-    def __init__(self, start: int, end: int, alignments: tuple[str, ...]) -> None:
-        super().__init__(TABLE, start, end)
-        self.alignments = alignments
-
-
-class Document(Node):
-    """The root: top-level blocks plus facts the auto-mode picker needs."""
-
-    __slots__ = (
-        "depth", "has_image", "patterns", "refusals", "source", "source_bytes", "table_overflow",
-    )
-
-    def __init__(self, source: str, source_bytes: bytes) -> None:
-        super().__init__(DOCUMENT, 0, len(source_bytes))
-        self.source = source
-        self.source_bytes = source_bytes
-        self.has_image = False
-        self.table_overflow = False
-        self.patterns: frozenset[str] = frozenset()
-        self.refusals: tuple[tuple[str, str], ...] = ()
-        self.depth = 1
-
 
 _BASE_FLAGS = pyromark.Options.ENABLE_STRIKETHROUGH | pyromark.Options.ENABLE_TASKLISTS
 # Built once: a Markdown instance is immutable and safe to share between threads.
@@ -343,7 +108,6 @@ _SIMPLE_STARTS = {
 }
 _ALIGN = {"None": "", "Left": "left", "Center": "center", "Right": "right"}
 _HEADING_LEVEL = {"H1": 1, "H2": 2, "H3": 3, "H4": 4, "H5": 5, "H6": 6}
-_BREAKS = frozenset((SOFT_BREAK, HARD_BREAK))
 _PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")  # what a backslash can escape
 # Kinds whose End event needs more than appending the node to its parent.
 _END_WORK = frozenset(
@@ -378,8 +142,8 @@ def parse(markdown: str, options: Options) -> Document:
     """Parse ``markdown`` into a ``Document`` tree.
 
     Raises ``InputTooDeeplyNestedError`` when the tree is deeper than
-    ``options.max_nesting_depth`` (§6.4: the root counts 1, every block or inline
-    container 1, and the leaf level 1). Lone surrogates (which UTF-8 cannot hold) are
+    ``options.max_nesting_depth`` (the root counts 1, every block or inline container
+    1, and the leaf level 1). Lone surrogates (which UTF-8 cannot hold) are
     replaced by U+FFFD first; ``Document.source`` is the text actually parsed.
     """
     try:
@@ -502,7 +266,7 @@ def _build(
                 start = rng["start"]
                 if start and src[start - 1] == 92 and text[:1] == chr(src[start]) in _PUNCT:
                     # pulldown-cmark starts a run that opens with a backslash escape after
-                    # the backslash; include it so the range is the source form ([D6]).
+                    # the backslash; include it so the range is the source form (see nodes).
                     start -= 1
                 if link_depth or not (
                     # The gate of links.find_links, inlined: this is the hottest line.
@@ -611,7 +375,7 @@ def _build(
                     tail.end = node.end
                     continue
                 if len(node.children) > 2:
-                    rescued = _rescue_bullets(node, src)
+                    rescued = rescue_bullets(node, src)
                     if rescued is not None:
                         if quote_depth:
                             patterns.add(PATTERN_LIST_IN_BLOCKQUOTE)
@@ -702,106 +466,13 @@ def _wrap_item(item: Node, src: bytes, in_quote: bool, facts: _Facts) -> None:
 def _add_paragraph(
     paragraph: Node, out: list[Node], src: bytes, in_quote: bool, patterns: set[str]
 ) -> None:
-    rescued = _rescue_bullets(paragraph, src)
+    rescued = rescue_bullets(paragraph, src)
     if rescued is None:
         out.append(paragraph)
         return
     if in_quote:
         patterns.add(PATTERN_LIST_IN_BLOCKQUOTE)
     out.extend(rescued)
-
-
-# ---------------------------------------------------------------------------
-# §6.3 Unicode-bullet list rescue
-
-_BULLET_CATEGORIES = frozenset(("Po", "So", "Sm"))
-
-
-def _column(src: bytes, pos: int) -> int:
-    return pos - (src.rfind(b"\n", 0, pos) + 1)
-
-
-def _bullet_glyph(line: list[Node], src: bytes, base_col: int) -> str | None:
-    """Return the glyph if ``line`` is a bullet line (§6.3), else None."""
-    first = line[0]
-    if first.kind is not TEXT:
-        return None
-    assert isinstance(first, Text)
-    text = first.text
-    if len(text) < 2 or text[1] not in " \t" or ord(text[0]) < 128:
-        return None
-    if unicodedata.category(text[0]) not in _BULLET_CATEGORIES:
-        return None
-    if _column(src, first.start) - base_col > 3:  # four or more spaces: not a bullet
-        return None
-    return text[0]
-
-
-def _rescue_bullets(par: Node, src: bytes) -> list[Node] | None:
-    """Rewrite a paragraph whose trailing lines all start with one non-ASCII glyph into a list."""
-    children = par.children
-    if len(children) < 3:
-        return None
-    # Quick reject: at least two lines must start with a non-ASCII character.
-    candidates = 0
-    at_line_start = True
-    for child in children:
-        if at_line_start and isinstance(child, Text) and child.text and child.text[0] > "\x7f":
-            candidates += 1
-        at_line_start = child.kind in _BREAKS
-    if candidates < 2:
-        return None
-    lines: list[list[Node]] = [[]]
-    for child in children:
-        if child.kind in _BREAKS:
-            lines.append([])
-        else:
-            lines[-1].append(child)
-    if len(lines) < 2:
-        return None
-    base_col = _column(src, par.start)
-    first_bullet = -1
-    glyph = None
-    for i, line in enumerate(lines):
-        found = _bullet_glyph(line, src, base_col) if line else None
-        if found is None:
-            if first_bullet >= 0:
-                return None
-        elif first_bullet < 0:
-            first_bullet, glyph = i, found
-        elif found != glyph:
-            return None
-    if first_bullet < 0 or len(lines) - first_bullet < 2:
-        return None
-    bullet_lines = lines[first_bullet:]
-    list_node = ListNode(bullet_lines[0][0].start, par.end, None)
-    for line in bullet_lines:
-        head = line[0]
-        assert isinstance(head, Text)
-        rest = head.text[1:].lstrip(" \t")
-        cut = len(head.text) - len(rest)
-        new_start = head.start + len(head.text[:cut].encode("utf-8", "surrogatepass"))
-        body: list[Node] = [Text(TEXT, new_start, head.end, rest)] if rest else []
-        body.extend(line[1:])
-        item = Item(head.start, line[-1].end)
-        paragraph = Node(PARAGRAPH, body[0].start if body else new_start, line[-1].end)
-        paragraph.children = body
-        item.children.append(paragraph)
-        list_node.children.append(item)
-    if first_bullet == 0:
-        return [list_node]
-    # Keep the lead-in lines (and the breaks between them) in the paragraph.
-    breaks_to_keep = first_bullet - 1
-    kept: list[Node] = []
-    for child in children:
-        if child.kind in _BREAKS:
-            if breaks_to_keep == 0:
-                break
-            breaks_to_keep -= 1
-        kept.append(child)
-    par.children = kept
-    par.end = kept[-1].end if kept else par.start
-    return [par, list_node]
 
 
 # ---------------------------------------------------------------------------
@@ -911,56 +582,3 @@ def _literal_lines(block: Node, lines: list[Text]) -> Node:
             paragraph.children.append(Text(HTML, line.start, line.start + len(
                 text.encode("utf-8", "surrogatepass")), text))
     return paragraph
-
-
-# ---------------------------------------------------------------------------
-# Helpers shared by the emitters
-
-
-def iter_nodes(root: Node) -> Iterator[Node]:
-    """Yield ``root`` and every descendant in document order (iterative, any depth)."""
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        yield node
-        if node.children:
-            stack.extend(reversed(node.children))
-
-
-_SEPARATED = BLOCK_KINDS | {TABLE_CELL}
-
-
-def plain_text(node: Node, titles: bool = False) -> str:
-    """Concatenate the text of ``node``'s subtree: text, code, raw HTML, alt and link text;
-    a soft or hard break becomes one space; styling is dropped ("plain text of X").
-
-    Nested blocks (a quote's paragraphs, list items, table cells) are separated by one space.
-    With ``titles``, each link or image below ``node`` with a non-empty title is followed by
-    `` (title)`` (``to_messages`` keeps titles, validation spec §3.1).
-    """
-    if isinstance(node, (Text, CodeBlock)):
-        return node.text
-    if node.kind is SOFT_BREAK or node.kind is HARD_BREAK:
-        return " "
-    parts: list[str] = []
-    stack: list[Node | str] = list(reversed(node.children))
-    while stack:
-        child = stack.pop()
-        if type(child) is str:  # a title, after its link's or image's text
-            parts.append(child)
-            continue
-        assert isinstance(child, Node)
-        if child.kind in _SEPARATED and parts and not parts[-1][-1:].isspace():
-            parts.append(" ")  # keep words of adjacent blocks (quote paragraphs) apart
-        if isinstance(child, Text):
-            parts.append(child.text)
-        elif child.kind is SOFT_BREAK or child.kind is HARD_BREAK:
-            parts.append(" ")
-        elif isinstance(child, CodeBlock):
-            parts.append(child.text)
-        else:
-            if titles and isinstance(child, Link) and child.title:
-                stack.append(f" ({child.title})")
-            if child.children:
-                stack.extend(reversed(child.children))
-    return "".join(parts)

@@ -18,7 +18,7 @@ from ..blocks.limits import (
 from ..exceptions import ConversionError, InputTooDeeplyNestedError
 from .escape import PARTIAL_ENTITY, escape_emphasis, policy_escaper
 from .inline import InlineRenderer
-from .parse import (
+from .nodes import (
     CODE,
     CODE_BLOCK,
     HARD_BREAK,
