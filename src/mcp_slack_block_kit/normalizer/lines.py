@@ -442,14 +442,13 @@ def classify(text: str) -> list[Line]:
                     in_html = False
                 continue
         else:
-            if (
-                stack
-                and first
-                and first not in " \t>"
-                and not first.isspace()
-                and not (para and _lazy(line))
-            ):
-                # Unindented and no quote marker: no container continues (Step 1's result).
+            if stack and first and first not in " \t>" and not first.isspace():
+                # Unindented and no quote marker: no container continues (Step 1's result),
+                # unless the line is a lazy continuation of an open paragraph: then every
+                # container goes on and the line is paragraph text (what Step 1 would find).
+                # A plain first character other than ``#`` always makes a lazy line.
+                if para and ((first in _PLAIN_START and first != "#") or _lazy(line)):
+                    continue
                 stack.clear()
                 before.clear()
                 quote_at.clear()
@@ -558,7 +557,11 @@ def classify(text: str) -> list[Line]:
                     opened = True
                     continue
                 m = _LIST_MARKER.match(line, pos)
-                if m is None or (line[pos] in "-*" and _THEMATIC.match(line, pos) is not None):
+                if m is None or (
+                    line[pos] in "-*"
+                    and line.count(line[pos], pos) >= 3  # a thematic break needs three
+                    and _THEMATIC.match(line, pos) is not None
+                ):
                     break  # no list item (``- - -`` is a thematic break)
                 start_col = col
                 marker_end = m.end()
