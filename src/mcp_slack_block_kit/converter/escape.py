@@ -1,4 +1,4 @@
-"""Mention-safety escaping (§7, §7.6): ``&`` → ``&amp;`` first, then ``<`` and ``>``."""
+"""Mention-safety escaping (docs/safety.md): ``&`` → ``&amp;`` first, then ``<`` and ``>``."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ __all__ = [
     "policy_escaper",
 ]
 
-# The start of an `&…;` entity cut off at the end of a text ([D17]: cuts back up before it).
+# The start of an `&…;` entity cut off at the end of a text (a cut backs up before it, so
+# no half entity is left).
 PARTIAL_ENTITY = re.compile(r"&[A-Za-z0-9#]{0,5}\Z")
 
 
@@ -35,7 +36,7 @@ def escape_text(text: str) -> str:
 
 
 def _escape_keeping_trusted(text: str) -> str:
-    """Escape everything except substrings that are trusted Slack tokens (§7.4)."""
+    """Escape everything except substrings that are trusted Slack tokens."""
     if "<" not in text:
         return escape_text(text)
     parts: list[str] = []
@@ -57,7 +58,7 @@ def _unchanged(text: str) -> str:
 def escape_per_policy(
     text: str, *, allow_broadcasts: bool = False, preserve_mention_tokens: bool = False
 ) -> str:
-    """*Escape per policy* (§7.6): unchanged when broadcasts are allowed; else keep trusted
+    """*Escape per policy*: unchanged when broadcasts are allowed; else keep trusted
     tokens verbatim when ``preserve_mention_tokens``; else escape everything."""
     if allow_broadcasts:
         return text
@@ -79,5 +80,6 @@ _EMPHASIS_CHARS = str.maketrans({"*": "\\*", "_": "\\_", "~": "\\~", "`": "\\`"}
 
 
 def escape_emphasis(text: str) -> str:
-    """Put a backslash before every ``*``, ``_``, ``~`` and backtick (§8.2 heading sections)."""
+    """Put a backslash before every ``*``, ``_``, ``~`` and backtick (heading sections are
+    mrkdwn)."""
     return text.translate(_EMPHASIS_CHARS)

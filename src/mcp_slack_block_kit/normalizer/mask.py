@@ -1,4 +1,4 @@
-"""Inline code spans: backtick pairing and the inline-code mask (normalizer.md §3.6)."""
+"""Inline code spans: backtick pairing and the inline-code mask (CommonMark's rules)."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def pair_backticks(text: str) -> CodeSpans:
         if start < resume:
             continue
         if escapes and start and text[start - 1] == "\\":
-            # Backslashes pair up left to right ([D26]); an odd run escapes the first
+            # Backslashes pair up left to right; an odd run escapes the first
             # backtick, and the opener is the rest of the run (inside a span, where
             # backslashes are literal, no opener is looked for).
             j = start - 1

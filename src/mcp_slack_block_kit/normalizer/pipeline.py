@@ -1,4 +1,4 @@
-"""The ordered repair table and the loop that runs it (normalizer.md §4)."""
+"""The ordered repair table and the loop that runs it."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ class Repair:
     a repair that has nothing to do costs about one substring check.
     ``reclassify`` re-derives every line kind after the repair fired;
     ``restructures`` marks a repair that can open or close a block quote or list
-    item, which decides where fences end ([D19]).
+    item, which decides where fences end.
     """
 
     code: str
@@ -116,7 +116,7 @@ PIPELINE: tuple[Repair, ...] = (
 )
 
 
-# A repair can change the container structure that fence detection depends on ([D19]):
+# A repair can change the container structure that fence detection depends on:
 # ``-a`` becoming ``- a`` puts the indented lines below it in a list item. When the kinds a
 # pass ended with differ from a fresh classification of its output, another pass settles
 # the document (bounded), so one call is already idempotent.
