@@ -326,9 +326,9 @@ def cli_wall_ms(runs: int) -> tuple[float, list[float], float]:
 
 def stages(docs: list[str], passes: int) -> None:
     """Time each pipeline stage separately (internal modules: may move between versions)."""
+    from mcp_slack_block_kit.blocks.fallback import derive_text_fallback
     from mcp_slack_block_kit.converter import Converter, Options
     from mcp_slack_block_kit.converter import parse as conv_parse
-    from mcp_slack_block_kit.converter.fallback import derive_text_fallback
     from mcp_slack_block_kit.converter.markdown_block import emit_markdown
     from mcp_slack_block_kit.converter.rich_text import render_rich_text
     from mcp_slack_block_kit.converter.slack_urls import rewrite_slack_url_forms

@@ -16,6 +16,7 @@ __all__ = [
     "hostile_destination",
     "hostile_markdown",
     "link_label",
+    "worded_reply",
 ]
 
 #: Destinations that must never become a URL (and a few that may, to mix real links in).
@@ -131,3 +132,36 @@ def glyph_outline(draw: st.DrawFn) -> tuple[str, str]:
         glyph_lines.append(" " * indent + draw(st.sampled_from(_GLYPHS)) + gap + text)
         dash_lines.append(" " * indent + "- " + text)
     return "\n".join(glyph_lines), "\n".join(dash_lines)
+
+
+@st.composite
+def worded_reply(draw: st.DrawFn) -> tuple[str, list[str]]:
+    """A reply of paragraphs, headings, lists, tables, code and mention-shaped text, each
+    visible word unique (``w<n>``), with the words to look for in whatever is posted."""
+    words: list[str] = []
+
+    def word() -> str:
+        words.append(f"w{len(words)}x")
+        return words[-1]
+
+    parts: list[str] = []
+    for kind in draw(st.lists(st.sampled_from(
+            ["para", "heading", "list", "table", "code", "mention", "quote"]),
+            min_size=1, max_size=40)):
+        n = draw(st.integers(1, 12))
+        if kind == "para":
+            parts.append(" ".join(word() for _ in range(n)))
+        elif kind == "heading":
+            parts.append("## " + word())
+        elif kind == "list":
+            parts.append("\n".join(f"- {word()} **{word()}**" for _ in range(min(n, 5))))
+        elif kind == "table":
+            rows = [f"| {word()} | {word()} |" for _ in range(min(n, 4))]
+            parts.append("\n".join([rows[0], "|---|---:|", *rows[1:]]))
+        elif kind == "code":
+            parts.append("```\n" + "\n".join(f"{word()} = 1" for _ in range(n)) + "\n```")
+        elif kind == "mention":
+            parts.append(f"{word()} <!here> <!channel> <@U0123ABCD> {word()}")
+        else:
+            parts.append("> " + " ".join(word() for _ in range(n)))
+    return "\n\n".join(parts) + "\n", words

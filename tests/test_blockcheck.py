@@ -70,7 +70,7 @@ GOOD: list[dict[str, Any]] = [
 
 
 def test_good_blocks_pass() -> None:
-    """Every shape the converter emits (converter.md §13) passes, known slack_sdk gaps included."""
+    """Every shape the converter emits passes, known slack_sdk gaps included."""
     assert block_problems(GOOD) == []
     assert_valid_blocks(GOOD)
     assert_valid_blocks([])

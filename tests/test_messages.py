@@ -1,4 +1,4 @@
-"""to_messages: ready-to-post messages that each validate, nothing truncated or lost (§3.1)."""
+"""to_messages: ready-to-post messages that each validate, nothing truncated or lost."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 from blocks import bk
 from blocks.block_asserts import assert_valid_blocks
 from mcp_slack_block_kit import BlockDecodeError, convert, to_messages
+from mcp_slack_block_kit.blocks.budget import text_size
+from mcp_slack_block_kit.blocks.fenced import cut_fenced_parts, open_fence
 from mcp_slack_block_kit.converter.options import Options
-from mcp_slack_block_kit.messages import text_size
 from watchdog import finishes
 
 CORPUS = Path(__file__).parent.parent / "benchmarks" / "corpus"
@@ -394,15 +395,13 @@ _md_text = st.lists(st.one_of(_prose, _fenced), min_size=1, max_size=8).map("\n\
 def test_fenced_split_properties(text: str, limit: int) -> None:
     """Pieces join back to the text; every part fits the limit; a part that closes a fence
     is reopened by the next one with the same fence line."""
-    from mcp_slack_block_kit.messages import _fenced_pieces, _open_fence
-
-    parts = _fenced_pieces(text, limit)
+    parts = cut_fenced_parts(text, limit)
     assert "".join(piece for _, piece, _ in parts) == text
     for i, (reopen, piece, close) in enumerate(parts):
         assert len((reopen + piece + close).encode()) <= limit
         assert bool(close) == bool(i + 1 < len(parts) and parts[i + 1][0])
         if close:
-            assert _open_fence(reopen + piece + close, None) is None
+            assert open_fence(reopen + piece + close) is None
             assert parts[i + 1][0].startswith(close.strip())
 
 
@@ -410,7 +409,7 @@ def test_fenced_split_properties(text: str, limit: int) -> None:
 @given(st.text(alphabet="ab\n\r é", max_size=200), st.integers(4, 30))
 def test_line_pieces(text: str, budget: int) -> None:
     """Code pieces join back, fit the budget, and end at a \\n unless a line was too long."""
-    from mcp_slack_block_kit.messages import _line_pieces
+    from mcp_slack_block_kit.blocks.oversize import _line_pieces
 
     if not text:
         return

@@ -50,6 +50,12 @@ _EXPORTS: dict[str, str] = {
     "astream_to_slack": ".slack",
     "post_streaming_updates": ".slack",
     "stream_to_slack": ".slack",
+    # posting a finished reply, with the fallback ladder
+    "PayloadRung": ".slack",
+    "ReplyResult": ".slack",
+    "apost_reply": ".slack",
+    "payload_ladder": ".slack",
+    "post_reply": ".slack",
     # streaming
     "MarkdownStream": ".streaming",
     "StreamEvent": ".streaming",
@@ -129,8 +135,10 @@ __all__ = [
     "Mode",
     "NormalizeResult",
     "Options",
+    "PayloadRung",
     "PostedMessage",
     "PreviewResult",
+    "ReplyResult",
     "ReverseResult",
     "Severity",
     "SlackBlockKitError",
@@ -142,6 +150,7 @@ __all__ = [
     "ValidationResult",
     "Violation",
     "__version__",
+    "apost_reply",
     "apost_streaming_updates",
     "astream_to_slack",
     "blocks_to_markdown",
@@ -153,6 +162,8 @@ __all__ = [
     "feedback_blocks",
     "lint",
     "normalize",
+    "payload_ladder",
+    "post_reply",
     "post_streaming_updates",
     "preview_url",
     "render_html",
@@ -227,10 +238,15 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from .reverse import ReverseResult, blocks_to_markdown
     from .server import create_server, run_http, run_sse, run_stdio
     from .slack import (
+        PayloadRung,
         PostedMessage,
+        ReplyResult,
         StreamResult,
+        apost_reply,
         apost_streaming_updates,
         astream_to_slack,
+        payload_ladder,
+        post_reply,
         post_streaming_updates,
         stream_to_slack,
     )

@@ -13,7 +13,8 @@ as data. The hierarchy, so callers know which base to catch::
     ├── BlockDecodeError (ValueError)   malformed Block Kit given to validate/lint/split/
     │                                   preview/reverse
     └── SlackPostError                  Slack refused a call of stream_to_slack /
-                                        post_streaming_updates in a way they cannot recover
+                                        post_streaming_updates / post_reply in a way they
+                                        cannot recover
 """
 
 from __future__ import annotations
@@ -88,11 +89,12 @@ class StreamClosedError(SlackBlockKitError):
 
 
 class SlackPostError(SlackBlockKitError):
-    """Raised by ``stream_to_slack`` and ``post_streaming_updates`` when Slack refuses a call
-    they cannot work around (``channel_not_found``, ``invalid_auth``, a rate limit that
-    outlasts the retry budget, ...). ``method`` and ``error`` name the call and Slack's error
-    code; ``result`` is the ``StreamResult`` of what was posted before it; the slack_sdk
-    exception, when there was one, is the ``__cause__``."""
+    """Raised by ``stream_to_slack``, ``post_streaming_updates`` and ``post_reply`` when
+    Slack refuses a call they cannot work around (``channel_not_found``, ``invalid_auth``, a
+    rate limit that outlasts the retry budget, a fallback ladder that ran out, ...).
+    ``method`` and ``error`` name the call and Slack's error code; ``result`` is the
+    ``StreamResult`` (``ReplyResult`` for ``post_reply``) of what was posted before it; the
+    slack_sdk exception, when there was one, is the ``__cause__``."""
 
     def __init__(self, method: str, error: str, result: Any = None) -> None:
         self.method = method

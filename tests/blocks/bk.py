@@ -1,4 +1,4 @@
-"""Shorthand builders for Block Kit dicts used by the toolkit tests (validation spec §6.6)."""
+"""Shorthand builders for Block Kit dicts used by the toolkit tests."""
 
 from __future__ import annotations
 

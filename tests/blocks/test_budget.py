@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_slack_block_kit.blocks.budget import markdown_block_weight, message_block_weight
+from mcp_slack_block_kit.blocks.budget import (
+    OVERFLOW_WARNING_CODE,
+    markdown_block_starts,
+    markdown_block_weight,
+    message_block_weight,
+    message_overflow,
+    overflow_warning,
+    table_cell_chars,
+)
 
 
 @pytest.mark.parametrize(
@@ -30,3 +38,80 @@ def test_other_blocks_weigh_one() -> None:
     blocks = [{"type": "section", "text": {"type": "mrkdwn", "text": "a\n\nb"}},
               {"type": "divider"}, {"type": "markdown", "text": "a\n\nb\n\nc"}]
     assert message_block_weight(blocks) == 5
+
+
+def test_block_starts_are_where_the_weight_counts() -> None:
+    """Each counted block starts at a line start outside code; the count is the weight."""
+    text = "intro\nmore\n\n```\n# code\n```\n# Title\n- a\n- b"
+    starts = markdown_block_starts(text)
+    assert [text[s:s + 3] for s in starts] == ["int", "```", "# T", "- a"]
+    assert markdown_block_weight({"type": "markdown", "text": text}) == len(starts)
+
+
+def _table(rows: int, cell: str = "x") -> dict[str, object]:
+    raw = [[{"type": "raw_text", "text": cell}] for _ in range(rows)]
+    return {"type": "table", "rows": raw}
+
+
+def _rich(text: str) -> dict[str, object]:
+    return {"type": "rich_text", "elements": [
+        {"type": "rich_text_section", "elements": [{"type": "text", "text": text}]}]}
+
+
+@pytest.mark.parametrize(("blocks", "reason"), [
+    ([_rich(f"p{i}") for i in range(60)], "60 blocks, max 50"),
+    ([{"type": "markdown", "text": "\n\n".join(["para"] * 51)}],
+     "51 blocks counting what markdown blocks render as, max 50"),
+    ([_table(3), _rich("between"), _table(3)], "2 tables, max 1"),
+    ([{"type": "markdown", "text": "x" * 13000}], "13,000 bytes of markdown-block text, max 12,000"),
+    ([_table(250)], "a table of 250 rows, max 100"),
+    ([_table(20, "y" * 600)], "a table with 12,000 characters in its cells, about 10,000 fit "
+                              "(reported)"),
+])
+def test_message_overflow_names_each_limit(blocks: list[dict[str, object]],
+                                           reason: str) -> None:
+    """Every message-wide limit, documented or reported, is named when exceeded."""
+    assert message_overflow(blocks) == [reason]
+
+
+def test_message_overflow_is_empty_when_it_fits() -> None:
+    """50 blocks, one table of 100 rows and 12,000 bytes of markdown fit one message."""
+    blocks = [_table(100), {"type": "markdown", "text": "x" * 12000},
+              *[_rich("p") for _ in range(48)]]
+    assert message_overflow(blocks) == []
+
+
+def test_overflow_warning_is_one_sentence_with_its_code_and_the_remedy() -> None:
+    """The warning starts with its stable code, lists the reasons and names to_messages."""
+    text = overflow_warning(["60 blocks, max 50", "2 tables, max 1"])
+    assert text.startswith(OVERFLOW_WARNING_CODE + " (60 blocks, max 50; 2 tables, max 1): ")
+    assert "to_messages" in text and "`split`" in text
+    assert text.count(". ") == 0 and text.endswith(".")
+
+
+def test_table_cell_chars_counts_characters_of_cells() -> None:
+    """Characters (not bytes) of every cell text, rich_text cells included."""
+    row = [{"type": "raw_text", "text": "é日"},
+           {"type": "rich_text", "elements": [{"type": "rich_text_section",
+                                               "elements": [{"type": "text", "text": "abc"}]}]}]
+    assert table_cell_chars([row, row]) == 10
+
+
+def _rich_cell(text: str) -> dict[str, object]:
+    return {"type": "rich_text", "elements": [{"type": "rich_text_section", "elements": [
+        {"type": "text", "text": text}, {"type": "emoji", "name": "tada"}]}]}
+
+
+@pytest.mark.parametrize("odd", [False, True])
+def test_rich_text_cells_count_like_validate(odd: bool) -> None:
+    """rich_text cells count their text as validate does, also when a cell is shaped
+    unlike the converter's (the quick count then gives way to the exact one)."""
+    rows = [[_rich_cell("z" * 600)] for _ in range(20)]
+    if odd:
+        rows[0][0]["elements"][0]["elements"].append(  # type: ignore[index]
+            {"type": "link", "url": "https://x.co", "text": "l", "elements": []})
+    reasons = message_overflow([{"type": "table", "rows": rows}])
+    chars = 12_000 + (1 if odd else 0)
+    assert reasons == [f"a table with {chars:,} characters in its cells, about 10,000 fit "
+                       "(reported)"]
+    assert table_cell_chars(rows) == chars

@@ -14,7 +14,7 @@ MODES = ["auto", "rich_text", "section_mrkdwn"]
 
 
 def test_title_vector() -> None:
-    """validation.md §1.6: converter output of '# Title' (rich_text) is valid."""
+    """Converter output of '# Title' (rich_text) is valid."""
     assert validate(convert("# Title", mode="rich_text").blocks).valid
 
 

@@ -17,7 +17,7 @@ CASES = read_fixture_file(FIXTURES / "blocks" / "lint.md")
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_spec_vectors(case: Any) -> None:
-    """Every validation.md §2.3 vector gives exactly the expected findings, in order."""
+    """Every vector of tests/fixtures/blocks/lint.md gives exactly the expected findings, in order."""
     blocks, options = split_input(case.input)
     findings = lint(blocks, **options)
     assert "".join(f"{f}\n" for f in findings) == case.expected
@@ -82,3 +82,35 @@ def test_thresholds_mapping_rejects_non_integers(bad: Any) -> None:
     """A non-integer threshold in a mapping raises InvalidOptionsError (a ValueError)."""
     with pytest.raises(InvalidOptionsError, match=r"thresholds\.text_pct must be an integer"):
         lint([bk.divider()], thresholds={"text_pct": bad})
+
+
+def test_empty_text_findings_are_in_numeric_path_order() -> None:
+    """Findings inside one rich_text come in document order: element 2 before element 10
+    (the paths are compared by number, not as strings)."""
+    sections = [{"type": "rich_text_section", "elements": [{"type": "text", "text": "x"}]}
+                for _ in range(11)]
+    for j in (2, 10):
+        sections[j] = {"type": "rich_text_section", "elements": [{"type": "text", "text": ""}]}
+    paths = [f.path for f in lint([{"type": "rich_text", "elements": sections}])
+             if f.code == "empty_text"]
+    assert paths == ["/blocks/0/elements/2/elements/0/text", "/blocks/0/elements/10/elements/0/text"]
+
+
+@pytest.mark.parametrize("block", [
+    {"type": "header", "text": {"type": "plain_text"}},
+    {"type": "section", "text": {"type": "mrkdwn"}},
+])
+def test_a_text_object_without_text_counts_as_empty(block: dict[str, Any]) -> None:
+    """A text object with no ``text`` string is measured as 0 bytes, not read as a string."""
+    findings = lint([block], thresholds={"header_pct": 1, "text_pct": 1})
+    assert not [f for f in findings if f.code.endswith("near_limit")]
+
+
+@pytest.mark.parametrize(("blocks", "path"), [
+    ([{"type": "markdown"}], "/blocks/0/text"),  # no text at all is empty too
+    ([{"type": "rich_text", "elements": [  # a section without elements ends nothing
+        {"type": "rich_text_section", "elements": [{"type": "text", "text": ""}]},
+        {"type": "rich_text_section"}]}], "/blocks/0/elements/0/elements/0/text"),
+])
+def test_empty_text_is_found(blocks: list[Any], path: str) -> None:
+    assert [f.path for f in lint(blocks) if f.code == "empty_text"] == [path]

@@ -1,4 +1,4 @@
-"""Block Kit Builder preview URLs (validation spec §5)."""
+"""Block Kit Builder preview URLs."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ PREVIEW_CASES = read_fixture_file(FIXTURES / "blocks" / "preview.md")
 
 @pytest.mark.parametrize("case", PREVIEW_CASES, ids=[c.id for c in PREVIEW_CASES])
 def test_fixture_vectors(case: Any) -> None:
-    """The §5 vectors (and a hostile payload) from the fixture file."""
+    """The fixture vectors (and a hostile payload) from the fixture file."""
     r = preview_url(json.loads(case.input))
     assert f"{r.url}\n{r.byte_size}\n{'truncated' if r.truncated else 'complete'}\n" == (
         case.expected)
@@ -100,3 +100,25 @@ def test_nothing_escapes_the_fragment(text: str) -> None:
     fragment = r.url[len(BUILDER_HOST) + 1:]
     assert all(c.isascii() and (c.isalnum() or c in "-_.~%+") for c in fragment)
     assert json.loads(unquote_plus(fragment))["blocks"][0]["text"]["text"] == text
+
+
+def test_warning_only_for_a_link_over_the_budget() -> None:
+    """The note for callers that hand a long link on (the CLI): none at 8,192 bytes, the
+    size and the ~8 KB rule one byte over."""
+    base = preview_url([bk.section_mrkdwn("")]).byte_size
+    assert preview_url([bk.section_mrkdwn("x" * (8192 - base))]).warning is None
+    over = preview_url([bk.section_mrkdwn("x" * (8193 - base))])
+    assert over.warning == "preview URL is 8193 bytes; may be unreliable above ~8KB"
+
+
+@settings(max_examples=60)
+@given(st.integers(min_value=0, max_value=3000), st.sampled_from(["x", "é", "€", "😀", "<"]))
+def test_one_length_rule_for_every_caller(count: int, char: str) -> None:
+    """A link is usable exactly when it is not truncated: the CLI's warning and the MCP
+    convert tool's omission follow the same rule, around the budget too."""
+    blocks = [bk.section_mrkdwn(char * count)]
+    preview = preview_url(blocks)
+    kept, note = fitting_preview_url(blocks)
+    usable = not preview.truncated
+    assert (preview.warning is None) is usable
+    assert (kept == preview) is usable and (note is None) is usable

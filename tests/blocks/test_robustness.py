@@ -54,9 +54,9 @@ ENGINES = [validate, lint, chunk_blocks, preview_url, blocks_to_markdown, to_mes
 @given(_input)
 def test_engines_never_crash(value: Any) -> None:
     """Every engine returns or raises BlockDecodeError on arbitrary JSON-shaped input."""
-    if isinstance(value, str):
-        return  # a str is Markdown for to_messages, and not blocks for the others
     for engine in ENGINES:
+        if isinstance(value, str) and engine is to_messages:
+            continue  # a str is Markdown for to_messages (the converter's tests cover that)
         with contextlib.suppress(BlockDecodeError):
             engine(value)
 

@@ -23,7 +23,7 @@ def sizes(chunks: list[list[Any]]) -> list[int]:
     return [len(c) for c in chunks]
 
 
-# -- chunk_blocks (§3) ----------------------------------------------------------------------
+# -- chunk_blocks --------------------------------------------------------------------------
 
 
 def _describe(chunk: list[Any]) -> str:
@@ -36,7 +36,7 @@ def _describe(chunk: list[Any]) -> str:
 
 @pytest.mark.parametrize("case", CHUNK_CASES, ids=[c.id for c in CHUNK_CASES])
 def test_chunk_fixture_vectors(case: Any) -> None:
-    """Every validation.md §3 vector, from the fixture file."""
+    """Every chunk_blocks vector of the fixture file."""
     blocks, options = split_input(case.input)
     chunks = chunk_blocks(blocks, options.get("max", 50))
     assert "".join(f"{_describe(c)}\n" for c in chunks) == (case.expected if chunks else "")
@@ -73,7 +73,7 @@ def test_one_table_per_chunk() -> None:
 
 
 def test_markdown_budget_d32() -> None:
-    """[D32] no chunk holds more than 12,000 bytes of markdown text (12,000 itself is fine)."""
+    """No chunk holds more than 12,000 bytes of markdown text (12,000 itself is fine)."""
     assert sizes(chunk_blocks([bk.markdown("a" * 7000)] * 2)) == [1, 1]
     assert sizes(chunk_blocks([bk.markdown("a" * 6000)] * 2)) == [2]
     m5, m8, m4 = bk.markdown("a" * 5000), bk.markdown("b" * 8000), bk.markdown("c" * 4000)
@@ -122,11 +122,11 @@ def test_chunk_properties(blocks: list[Any], max_per_chunk: int) -> None:
             assert validate(chunk).valid
 
 
-# -- split_text (§4) ------------------------------------------------------------------------
+# -- split_text ----------------------------------------------------------------------------
 
 
 def test_split_vectors_exact() -> None:
-    """The exact vectors of validation.md §4."""
+    """The exact split_text vectors."""
     assert split_text("hello world", 100, 10) == ["hello world"]
     assert split_text("a" * 50, 50, 5) == ["a" * 50]
     assert split_text("", 100, 10) == [""]
@@ -210,7 +210,7 @@ def test_split_properties(text: str, max_chars: int, margin: int) -> None:
         over = [p for p in parts if len(p.encode()) > max_chars]
         assert len(over) <= 1
         if over:
-            # Only the remainder after a code point wider than max_chars (spec §4 step 3).
+            # Only the remainder after a code point wider than max_chars (it cannot be split).
             assert parts[-1] == over[0] and len(over[0][0].encode()) > max_chars
 
 
@@ -236,7 +236,7 @@ _WS = frozenset(b" \t\n\r\f\v")
 
 
 def _reference_split(text: str, max_chars: int, margin: int) -> list[str]:
-    """validation.md §4, written as literally as possible (slow, obviously correct)."""
+    """The split_text rules, written as literally as possible (slow, obviously correct)."""
     b = text.encode()
     if max_chars <= 0 or len(b) <= max_chars:
         return [text]

@@ -25,7 +25,7 @@ def render(result: ValidationResult) -> str:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_spec_vectors(case: Any) -> None:
-    """Every validation.md §1.6 vector (plus ordering cases) gives the expected violations."""
+    """Every vector of tests/fixtures/blocks/validate.md gives the expected violations."""
     blocks, options = split_input(case.input)
     assert render(validate(blocks, **options)) == case.expected
 
@@ -135,7 +135,7 @@ def test_one_invalid_payload_per_rule(code: str) -> None:
 
 
 def test_every_error_code_is_covered() -> None:
-    """The per-rule table covers every error code of validation.md §1.5 (the strict-only
+    """The per-rule table covers every error code the validator has (the strict-only
     rule is covered by the fixture vectors)."""
     spec_codes = {
         "blocks_per_message_exceeded", "duplicate_block_id", "multiple_tables",
@@ -169,7 +169,7 @@ def test_lengths_are_utf8_bytes() -> None:
 
 
 def test_limits_are_the_contract_values() -> None:
-    """The constants of validation.md §1.2 keep their values."""
+    """The limit constants keep their values (they are contract)."""
     assert (L.MAX_BLOCKS_PER_MESSAGE, L.MAX_BLOCKS_PER_MODAL, L.MAX_SECTION_TEXT_CHARS,
             L.MAX_SECTION_FIELD_CHARS, L.MAX_SECTION_FIELD_COUNT, L.MAX_HEADER_TEXT_CHARS,
             L.MAX_BLOCK_ID_CHARS, L.MAX_ACTION_ID_CHARS, L.MAX_BUTTON_TEXT_CHARS,
@@ -324,7 +324,7 @@ def test_input_not_modified() -> None:
     assert json.dumps(blocks) == before
 
 
-# -- shape check (§0) -----------------------------------------------------------------------
+# -- shape check -----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("value", "message"), [

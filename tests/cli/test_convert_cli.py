@@ -1,4 +1,4 @@
-"""``mcp-slack-block-kit convert`` (tools.md §12.2): in-process ``main([...])`` and real processes."""
+"""``mcp-slack-block-kit convert``: in-process ``main([...])`` and real processes."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def _compact(value: Any) -> str:
 
 @pytest.mark.parametrize("stdin", ["", "\n", "   \n\t\n"])
 def test_empty_input_prints_exact_empty_result(cli: Any, stdin: str) -> None:
-    """[D15] `echo '' | … convert` prints exactly the three keys with empty values."""
+    """`echo '' | … convert` prints exactly the three keys with empty values."""
     status, out, err = cli(["convert"], stdin)
     assert (status, out, err) == (0, '{"blocks":[],"text_fallback":"","warnings":[]}\n', "")
 
@@ -136,7 +136,7 @@ def test_bundled_examples_convert(cli: Any, example: str) -> None:
 # -- flags ---------------------------------------------------------------------------------
 
 def test_smoke_example_from_the_spec(cli: Any) -> None:
-    """tools.md §12.2 smoke example: V11 decodes, V6 balances, the text is re-escaped."""
+    """The smoke example: V11 decodes, V6 balances, the text is re-escaped."""
     status, out, err = cli(["convert", "--mode", "rich_text", "--decode-html-entities",
                             "--repair-mismatched-emphasis", "--pretty"],
                            "**italic*\nTom &amp; Jerry\n")
@@ -189,8 +189,8 @@ def test_block_id_prefix_flag(cli: Any) -> None:
 def test_block_id_prefix_too_long_is_an_init_error(cli: Any) -> None:
     status, out, err = cli(["convert", "--block-id-prefix", "x" * 255], "hi")
     assert (status, out) == (2, "")
-    assert err == ("error: converter init: converter: BlockIDPrefix length 255 leaves no room "
-                   "for sequence suffix\n")
+    assert err == ("error: block_id_prefix is 255 bytes, which leaves no room for the block "
+                   "number (at most 247 bytes)\n")
 
 
 def test_mention_map_json(cli: Any) -> None:
@@ -211,7 +211,7 @@ def test_mention_map_nested_too_deeply(cli: Any, tmp_path: Path) -> None:
 
 
 def test_mention_map_routes_auto_mode_to_rich_text(cli: Any) -> None:
-    """[D8] in auto mode a resolvable handle makes the picker decline the markdown block."""
+    """In auto mode a resolvable handle makes the picker decline the markdown block."""
     status, out, err = cli(["convert", "--mention-map", '{"alice": "U123ABC"}'], "ping @alice")
     assert status == 0, err
     doc = json.loads(out)
@@ -245,12 +245,11 @@ def test_mention_map_from_file(cli: Any, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("value", "message"), [
     ('{"alice": "<!channel>"}',
-     'error: converter init: converter: MentionMap["alice"] = "<!channel>" is not a Slack user '
+     'error: mention_map["alice"] = "<!channel>" is not a Slack user '
      "(U…/W…), channel (C…) or user group (S…) ID\n"),
     ("{not json", "error: --mention-map: invalid JSON: Expecting property name enclosed in "
                   "double quotes\n"),
-    ('["U123"]', "error: converter init: converter: MentionMap must be a mapping of handle to "
-                 "Slack ID\n"),
+    ('["U123"]', "error: mention_map must be a mapping of handle to Slack ID\n"),
 ])
 def test_bad_mention_map_exits_2(cli: Any, value: str, message: str) -> None:
     status, out, err = cli(["convert", "--mention-map", value], "ping @alice")
@@ -277,21 +276,76 @@ def test_max_input_bytes_counts_utf8_bytes(cli: Any) -> None:
     assert err == "error: convert: input exceeds configured maximum size: 66 bytes (limit 64)\n"
 
 
-@pytest.mark.parametrize("limit", ["0", "-5"])
-def test_max_input_bytes_zero_or_negative_keeps_default(cli: Any, limit: str) -> None:
-    status, _, err = cli(["convert", "--max-input-bytes", limit], "x" * 1000)
+def test_max_input_bytes_zero_keeps_default(cli: Any) -> None:
+    status, _, err = cli(["convert", "--max-input-bytes", "0"], "x" * 1000)
     assert status == 0, err
-    status, _, err = cli(["convert", "--max-input-bytes", limit], "x" * 262145)
+    status, _, err = cli(["convert", "--max-input-bytes", "0"], "x" * 262145)
     assert status == 2
     assert err == ("error: convert: input exceeds configured maximum size: 262145 bytes "
                    "(limit 262144)\n")
 
 
+@pytest.mark.parametrize(("flag", "value", "message"), [
+    ("--max-input-bytes", "-5", "-5 is negative (0 keeps the default)"),
+    ("--max-nesting-depth", "-1", "-1 is negative (0 keeps the default)"),
+    ("--max-nesting-depth", "deep", "'deep' is not an integer"),
+])
+def test_negative_limits_are_refused(cli: Any, flag: str, value: str, message: str) -> None:
+    """A negative limit is a mistake, not a quiet "use the default"."""
+    status, out, err = cli(["convert", flag, value], "hi")
+    assert (status, out, err) == (2, "", f"error: argument {flag}: {message}\n")
+
+
+def test_no_tables_flag(cli: Any) -> None:
+    """--no-tables (enable_tables=False) keeps a GFM table as text: no table block."""
+    table = "| a | b |\n|---|---|\n| 1 | 2 |\n"
+    _, out, _ = cli(["convert", "--mode", "rich_text"], table)
+    assert [b["type"] for b in json.loads(out)["blocks"]] == ["table"]
+    status, out, err = cli(["convert", "--mode", "rich_text", "--no-tables"], table)
+    assert status == 0, err
+    assert json.loads(out)["blocks"] == convert(table, mode="rich_text",
+                                                enable_tables=False).blocks
+    assert "table" not in {b["type"] for b in json.loads(out)["blocks"]}
+
+
+def test_max_nesting_depth_flag(cli: Any) -> None:
+    """--max-nesting-depth lowers the nesting limit (0 keeps the default 100)."""
+    assert cli(["convert", "--max-nesting-depth", "0"], "> > > x")[0] == 0
+    status, out, err = cli(["convert", "--max-nesting-depth", "2"], "> > > x")
+    assert (status, out) == (2, "")
+    assert err.startswith("error: convert: input nests deeper than configured maximum: ")
+    assert err.endswith("(limit 2)\n")
+
+
+def test_every_option_has_a_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    """Each ``Options`` field that changes the output can be set from the command line."""
+    import dataclasses
+
+    from mcp_slack_block_kit.converter.options import Options
+
+    with pytest.raises(SystemExit):
+        main(["convert", "--help"])
+    out = capsys.readouterr().out
+    reserved = {"emit_standalone_link_as_button", "paragraph_char_limit",  # no effect
+                "max_blocks_per_chunk"}  # convert returns one list; `split` cuts messages
+    flags = {"enable_tables": "--no-tables"}
+    for field in dataclasses.fields(Options):
+        if field.name not in reserved:
+            flag = flags.get(field.name, "--" + field.name.replace("_", "-"))
+            assert flag in out, field.name
+
+
+def test_mode_help_lists_the_choices(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["convert", "--help"])
+    assert "--mode {auto,rich_text,markdown_block,section_mrkdwn}" in capsys.readouterr().out
+
+
 def test_bad_mode_exits_2(cli: Any) -> None:
     status, out, err = cli(["convert", "--mode", "bogus"], "hi")
     assert (status, out, err) == (
-        2, "", 'error: converter init: converter: invalid Mode "bogus" '
-               "(want auto|rich_text|markdown_block|section_mrkdwn)\n")
+        2, "", "error: argument --mode: invalid mode 'bogus' (choose from auto, rich_text, "
+               "markdown_block, section_mrkdwn)\n")
 
 
 def test_too_deep_input_exits_2(cli: Any) -> None:

@@ -1,4 +1,4 @@
-"""``mcp-slack-block-kit normalize`` (tools.md §12.1): in-process ``main([...])`` and a real process."""
+"""``mcp-slack-block-kit normalize``: in-process ``main([...])`` and a real process."""
 
 from __future__ import annotations
 

@@ -98,7 +98,7 @@ def test_markdown_is_converted_first(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 
 @pytest.mark.parametrize(("argv", "content", "message"), [
-    (["--markdown", "--mode", "bogus"], "x", "error: converter init: "),
+    (["--markdown", "--mode", "bogus"], "x", "error: argument --mode: invalid mode 'bogus' "),
     ([], "{not json", "error: invalid JSON: "),
     ([], "[1]", "error: invalid input: blocks[0]: expected object"),
     ([], '{"text": "no blocks"}', 'error: invalid input: payload has no "blocks" array'),
@@ -283,3 +283,23 @@ def test_split_of_blocks_input(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert len(capsys.readouterr().out.splitlines()) == 2
     assert main(["preview", "--split", _write(tmp_path, "bad.json", [1])]) == 2
     assert capsys.readouterr().err.startswith("error: invalid input: ")
+
+
+def test_markdown_file_without_the_flag_hints_at_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`preview reply.md` reads JSON by default: the error says how to read Markdown."""
+    status = main(["preview", _write(tmp_path, "reply.md", "# Weekly report\n")])
+    assert (status, capsys.readouterr()) == (2, (
+        "", "error: invalid JSON: Expecting value (line 1, column 1); for Markdown input add "
+            "--markdown\n"))
+
+
+@pytest.mark.parametrize("flag", ["--html", "--png"])
+def test_missing_output_folder_is_the_same_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: str) -> None:
+    """--html and --png refuse a path in a missing folder alike, before any work (and before
+    looking for a browser)."""
+    target = tmp_path / "missing-dir" / "x.out"
+    assert main(["preview", _write(tmp_path, "b.json", BLOCKS), flag, str(target)]) == 2
+    assert capsys.readouterr() == (
+        "", f"error: write {target}: folder {target.parent} does not exist\n")

@@ -1,4 +1,4 @@
-"""CLI sub-commands validate, lint, split and to-markdown (tools.md §12.1)."""
+"""CLI sub-commands validate, lint, split and to-markdown."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def test_validate_valid_file(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     """A valid payload: exit 0, nothing on stdout, a summary on stderr."""
     status, out, err = run_cli(capsys, "validate", write(tmp_path, DIVIDER))
     assert (status, out) == (0, "")
-    assert err == "valid: 1 blocks, 0 errors, 0 warnings\n"
+    assert err == "valid: 1 block, 0 errors, 0 warnings\n"
 
 
 def test_validate_invalid_readable(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -43,7 +43,7 @@ def test_validate_invalid_readable(tmp_path: Path, capsys: pytest.CaptureFixture
     assert out == ("error /blocks/0/text/text header_text_too_long: header text is 200 chars; "
                    "max 150 (hint: shorten the heading or fall back to a bold section.mrkdwn "
                    "block)\n")
-    assert err.startswith("invalid: 1 blocks, 1 error")
+    assert err == "invalid: 1 block, 1 error, 0 warnings\n"
 
 
 def test_validate_json_and_payload(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -78,7 +78,6 @@ def test_validate_bad_surface_is_usage_error(tmp_path: Path,
 @pytest.mark.parametrize(("command", "text", "message"), [
     ("validate", "[{", "error: invalid JSON: "),
     ("lint", "not json", "error: invalid JSON: "),
-    ("to-markdown", "", "error: invalid JSON: "),
     ("validate", '{"text": "x"}', 'error: invalid input: payload has no "blocks" array\n'),
     ("lint", '[{"type": 1}]', "error: invalid input: blocks[0].type: expected string\n"),
     ("to-markdown", '"x"', "error: invalid input: blocks: expected array\n"),
@@ -204,7 +203,8 @@ def test_split_bad_blocks_and_options(tmp_path: Path, capsys: pytest.CaptureFixt
     status, _, err = run_cli(capsys, "split", write(tmp_path, [{"type": 3}]))
     assert status == 2 and err == "error: invalid input: blocks[0].type: expected string\n"
     status, _, err = run_cli(capsys, "split", "--mode", "bogus", write(tmp_path, "x", "r.md"))
-    assert status == 2 and "invalid Mode" in err
+    assert status == 2 and err == ("error: argument --mode: invalid mode 'bogus' (choose from "
+                                   "auto, rich_text, markdown_block, section_mrkdwn)\n")
 
 
 def test_split_empty_markdown(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -240,3 +240,129 @@ def test_validate_json_lists_warnings(tmp_path: Path, capsys: pytest.CaptureFixt
     assert json.loads(out) == {"valid": True, "errors": [], "warnings": [{
         "severity": "warning", "path": "/blocks/0/alt_text", "code": "image_missing_alt_text",
         "message": "image alt_text is empty", "hint": "add descriptive alt_text for accessibility"}]}
+
+
+# -- what `split` prints is input for validate, lint and to-markdown -------------------------
+
+def _split(tmp_path: Path, capsys: pytest.CaptureFixture[str], blocks: list[Any]) -> str:
+    """`split` of ``blocks``, written to a file: the messages array, as a user would pipe it."""
+    status, out, _ = run_cli(capsys, "split", write(tmp_path, blocks, "blocks.json"))
+    assert status == 0 and len(json.loads(out)) >= 2
+    return write(tmp_path, out, "messages.json")
+
+
+def test_validate_accepts_split_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each message of the array is validated on its own (60 blocks are fine as 50 + 10); a
+    violation's path points into the array."""
+    messages = _split(tmp_path, capsys, DIVIDER * 60)
+    status, out, err = run_cli(capsys, "validate", messages)
+    assert (status, out, err) == (0, "", "valid: 2 messages, 60 blocks, 0 errors, 0 warnings\n")
+    bad = json.loads(Path(messages).read_text(encoding="utf-8"))
+    bad[1]["blocks"].append(HEADER_200[0])
+    status, out, err = run_cli(capsys, "validate", "--json", write(tmp_path, bad, "bad.json"))
+    assert status == 1
+    assert [(v["path"], v["code"]) for v in json.loads(out)["errors"]] == [
+        ("/1/blocks/10/text/text", "header_text_too_long")]
+
+
+def test_lint_accepts_split_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """lint looks at each message: the first is at the 50-block limit, the second is small."""
+    messages = _split(tmp_path, capsys, DIVIDER * 60)
+    status, out, _ = run_cli(capsys, "lint", "--json", messages)
+    assert status == 0
+    assert [(f["path"], f["code"]) for f in json.loads(out)["findings"]] == [
+        ("/0/blocks", "blocks_near_limit")]
+
+
+def test_to_markdown_accepts_split_output(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """The messages' Markdown comes back joined, each loss warning once."""
+    actions = {"type": "actions", "elements": [
+        {"type": "button", "text": {"type": "plain_text", "text": "Go"}, "action_id": "a"}]}
+    section = {"type": "header", "text": {"type": "plain_text", "text": "para"}}
+    messages = _split(tmp_path, capsys, [section, actions] * 30)
+    status, out, err = run_cli(capsys, "to-markdown", messages)
+    assert status == 0
+    assert out == "\n\n".join(["# para"] * 30) + "\n"
+    assert err == ("warning: actions blocks (buttons, menus) have no Markdown equivalent and "
+                   "were omitted\n")
+
+
+def test_a_bad_message_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A malformed block inside the messages array: which message, then where."""
+    messages = [{"blocks": [{"type": "divider"}], "text": "a"},
+                {"blocks": [{"type": 3}], "text": "b"}]
+    status, _, err = run_cli(capsys, "validate", write(tmp_path, messages))
+    assert (status, err) == (2, "error: invalid input: message 1: blocks[0].type: expected string\n")
+
+
+# -- split: JSON that does not parse is not Markdown --------------------------------------------
+
+@pytest.mark.parametrize(("name", "text", "reason"), [
+    ("reply.md", '{"blocks": [', "Expecting value (line 1, column 13)"),
+    ("reply.md", '[{"type": "divider"},]', "Expecting value (line 1, column 22)"),
+    ("blocks.json", "[link](https://x.com)", "Expecting value (line 1, column 2)"),
+])
+def test_split_of_broken_json_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                      name: str, text: str, reason: str) -> None:
+    """Text that starts like JSON, or a .json file, that fails to parse is an error (it would
+    otherwise be posted as a Markdown message showing the raw JSON)."""
+    path = write(tmp_path, text, name)
+    status, out, err = run_cli(capsys, "split", path)
+    assert (status, out) == (2, "")
+    assert err == (f"error: {path} is not valid JSON: {reason} "
+                   "(use --input markdown if it is Markdown)\n")
+    status, out, _ = run_cli(capsys, "split", "--input", "markdown", path)
+    assert status == 0 and json.loads(out)[0]["blocks"]
+
+
+@pytest.mark.parametrize("text", ["[ ] a task\n", "{placeholder} text\n", "[x](https://x.com)\n"])
+def test_split_markdown_with_brackets_stays_markdown(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str) -> None:
+    """Markdown that merely starts with a bracket or brace is still Markdown."""
+    status, out, err = run_cli(capsys, "split", write(tmp_path, text, "r.md"))
+    assert status == 0, err
+    assert json.loads(out)[0]["blocks"]
+
+
+# -- empty input ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("argv", [["validate"], ["lint"], ["to-markdown"], ["preview"],
+                                  ["preview", "--html", "x.html"], ["split", "--input", "blocks"]])
+@pytest.mark.parametrize("stdin", ["", " \n\t\n"])
+def test_empty_stdin_says_empty_input(monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture[str],
+                                      argv: list[str], stdin: str) -> None:
+    """Commands that read JSON say the input is empty, not "Expecting value (line 1, …)"."""
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
+    assert run_cli(capsys, *argv) == (2, "", "error: empty input\n")
+
+
+def test_empty_file_says_empty_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, "")
+    assert run_cli(capsys, "validate", path) == (2, "", f"error: read {path}: empty input\n")
+
+
+def test_lint_refuses_a_negative_percentage(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """A negative threshold would report everything; it is a usage error instead."""
+    assert run_cli(capsys, "lint", "--text-pct", "-5", write(tmp_path, DIVIDER)) == (
+        2, "", "error: argument --text-pct: -5 is negative (0 keeps the default)\n")
+
+
+def test_markdown_text_messages(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """What `split --format markdown_text` prints: to-markdown prints the Markdown back;
+    validate and lint say there are no blocks to check (not "blocks[0].type: …")."""
+    status, out, _ = run_cli(capsys, "split", "--format", "markdown_text",
+                             write(tmp_path, "# Title\n\nSome **bold** text.\n", "r.md"))
+    assert status == 0
+    messages = write(tmp_path, out, "m.json")
+    status, out, err = run_cli(capsys, "to-markdown", messages)
+    assert (status, err) == (0, "")
+    assert out == "\n\n".join(m["markdown_text"] for m in json.loads(
+        Path(messages).read_text(encoding="utf-8"))) + "\n"
+    assert "**bold**" in out
+    for command in ("validate", "lint"):
+        assert run_cli(capsys, command, messages) == (
+            2, "", "error: invalid input: markdown_text messages hold no blocks to check "
+                   "(split them without --format markdown_text)\n")

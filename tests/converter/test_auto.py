@@ -1,4 +1,4 @@
-"""auto mode: picker rules (§9.1), nesting patterns (§9.2), warnings, [D7], [D8], [D24]."""
+"""auto mode: picker rules, nesting patterns, warnings, escaping growth, mention_map."""
 
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ def test_markdown_block_mode_keeps_code_in_quote() -> None:
 
 
 def test_auto_markdown_text_contains_rescued_list() -> None:
-    """§6.3: the rescued bullet list is emitted as a Markdown list."""
+    """The rescued Unicode-bullet list is emitted as a Markdown list."""
     result = convert("★ a\n★ b")
     assert "- a\n- b" in result.blocks[0]["text"]
 
@@ -94,11 +94,13 @@ def test_long_normalized_text_declines() -> None:
     assert len(md.encode()) > 12000
     result = convert(md)
     assert {b["type"] for b in result.blocks} == {"rich_text"}
-    assert result.warnings == []
+    # No advisory; only the note that 300 blocks need several messages.
+    assert len(result.warnings) == 1
+    assert result.warnings[0].startswith("does not fit one message (300 blocks, max 50)")
 
 
 def test_d7_emitted_text_over_limit_falls_back_without_error() -> None:
-    """[D7] escaping grows the text past 12,000 bytes: decompose, no advisory, no error."""
+    """Escaping grows the text past 12,000 bytes: decompose, no advisory, no error."""
     md = "<" * 3001  # 3001 bytes in, 12004 bytes once escaped
     result = convert(md)
     assert [b["type"] for b in result.blocks] == ["rich_text"]
@@ -117,7 +119,9 @@ def test_table_over_100_rows_declines() -> None:
     md = "| col |\n|---|\n" + "".join(f"| r{i} |\n" for i in range(100))
     result = convert(md)
     assert [b["type"] for b in result.blocks] == ["table", "table"]
-    assert result.warnings == []
+    # No advisory; only the note that two tables need two messages.
+    assert len(result.warnings) == 1
+    assert result.warnings[0].startswith("does not fit one message (2 tables, max 1)")
 
 
 def test_table_of_exactly_100_rows_is_accepted() -> None:
@@ -136,7 +140,8 @@ def test_table_over_20_columns_declines() -> None:
 
 
 def test_d8_resolvable_handle_chooses_rich_text() -> None:
-    """[D8] a handle that resolves through mention_map makes auto mode pick rich_text."""
+    """A handle that resolves through mention_map makes auto mode pick rich_text (only
+    rich_text can carry the mention)."""
     result = convert("ping @alice please", mention_map={"alice": "U123ABC"})
     assert result.warnings == []
     elements = result.blocks[0]["elements"][0]["elements"]
@@ -163,14 +168,14 @@ def test_d8_unresolved_or_non_text_handles_keep_markdown_block(md: str) -> None:
     "(@alice)", "~~@alice~~", "- # @alice", "> > @alice", "> - @alice",
 ])
 def test_d8_handles_in_styled_text_quotes_lists_and_cells_decline(md: str) -> None:
-    """[D8] resolvable handles in emphasis, quotes, list items and table cells count
-    ([D14]: a trailing '.' is dropped for the look-up)."""
+    """Resolvable handles in emphasis, quotes, list items and table cells count
+    (a trailing '.' is dropped for the look-up)."""
     result = convert(md, mention_map={"alice": "U123ABC"})
     assert "markdown" not in [b["type"] for b in result.blocks]
 
 
 def test_picker_returns_patterns_in_fixed_order() -> None:
-    """nesting_patterns reports each pattern once, in the §9.2 order."""
+    """nesting_patterns reports each pattern once, in the documented order."""
     md = ("> - a\n>\n> ```\n> x\n> ```\n>\n> | a |\n> |---|\n> | 1 |\n\n"
           "- i\n\n  ```\n  y\n  ```\n\n  | b |\n  |---|\n  | 2 |\n")
     doc = parse(md, Options())
@@ -186,7 +191,7 @@ def test_whitespace_only_gives_nothing() -> None:
 
 
 def test_auto_fallback_text_from_markdown_block() -> None:
-    """§12 vector: the auto-mode markdown block still yields a readable fallback."""
+    """The auto-mode markdown block still yields a readable fallback."""
     result = convert("# Release notes\n\nBody")
     assert result.blocks[0]["type"] == "markdown"
     assert "Release notes" in result.text_fallback

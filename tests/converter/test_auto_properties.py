@@ -1,4 +1,4 @@
-"""Property: the [D8] handle check agrees with what the rich_text walk turns into mentions."""
+"""Property: auto mode's mention_map handle check agrees with what the rich_text walk turns into mentions."""
 
 from __future__ import annotations
 

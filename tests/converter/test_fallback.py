@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
+from mcp_slack_block_kit.blocks.fallback import derive_text_fallback
 from mcp_slack_block_kit.blocks.limits import TEXT_FALLBACK_MAX_CHARS
 from mcp_slack_block_kit.converter import convert
-from mcp_slack_block_kit.converter.fallback import derive_text_fallback
 
 
 def section(text: str) -> dict[str, Any]:
@@ -270,7 +270,7 @@ def test_long_markdown_text_is_cheap() -> None:
 ])
 def test_bounded_strip_matches_full_strip(text: str) -> None:
     """Stripping only the first lines of a long text gives the same fallback."""
-    from mcp_slack_block_kit.converter import fallback
+    from mcp_slack_block_kit.blocks import fallback
 
     block = {"type": "markdown", "text": text}
     full = fallback._strip_markup(text)

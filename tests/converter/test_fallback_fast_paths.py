@@ -7,7 +7,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcp_slack_block_kit.converter.fallback import (
+from mcp_slack_block_kit.blocks.fallback import (
     _ASCII_WS_RUN,
     _collapse_ws,
     _drop_line_markers,

@@ -1,4 +1,5 @@
-"""The package-internal title switch behind ``to_messages`` (validation spec §3.1, item 2)."""
+"""The package-internal title switch behind ``to_messages`` (a split message keeps the
+    heading it starts with)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Bare-URL linkify rules (converter.md §6.1); the URL rule itself is tested in tests/test_urls.py."""
+"""Bare-URL linkify rules; the URL rule itself is tested in tests/test_urls.py."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``find_links``' anchor scan agrees with the single-regex scan it replaced (§6.1)."""
+"""``find_links``' anchor scan agrees with the single-regex scan it replaced."""
 
 from __future__ import annotations
 

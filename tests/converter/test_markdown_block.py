@@ -1,4 +1,4 @@
-"""markdown_block mode: the §11 emitter vectors, [D6]/[D11]/[D22]/[D24]/[D25], size error."""
+"""markdown_block mode: the emitter vectors, escaping, mention safety, the size error."""
 
 from __future__ import annotations
 
@@ -93,7 +93,8 @@ def test_no_block_id_on_markdown_block() -> None:
 
 
 def test_mention_map_ignored_in_explicit_markdown_block_mode() -> None:
-    """[D8] explicit markdown_block mode does not apply mention_map (documented)."""
+    """Explicit markdown_block mode does not apply mention_map (a markdown block has no
+    mention element to put the ID in; documented)."""
     result = convert("ping @alice", mode="markdown_block", mention_map={"alice": "U123ABC"})
     assert result.blocks == [{"type": "markdown", "text": "ping @alice"}]
 
@@ -128,7 +129,7 @@ FORBIDDEN = ("<!channel>", "<!here>", "<!everyone>", "<!subteam", "<@U012AB3CD>"
 @pytest.mark.parametrize("mode", ["markdown_block", "auto"])
 @pytest.mark.parametrize("text", CONFORMANCE_7_6)
 def test_sanitisation_conformance(mode: str, text: str) -> None:
-    """§7.6: no live token survives in the markdown text, and something was escaped."""
+    """No live token survives in the markdown text, and something was escaped."""
     result = convert(text, mode=mode)
     assert [b["type"] for b in result.blocks] == ["markdown"]
     out = result.blocks[0]["text"]
@@ -138,7 +139,7 @@ def test_sanitisation_conformance(mode: str, text: str) -> None:
 
 
 def test_sanitisation_extras() -> None:
-    """§7.6 extras for the markdown-block path."""
+    """More hostile inputs for the markdown-block path."""
     assert markdown_text("Tom & Jerry") == "Tom &amp; Jerry"
     plain = markdown_text("no special characters here")
     assert plain is not None and "&amp;" not in plain and "&lt;" not in plain
@@ -154,12 +155,12 @@ def test_sanitisation_extras() -> None:
     "[x](https://x.com \"{p}\")", "![{p}](https://x.com/a.png)", "https://x.com{p}",
 ])
 def test_no_live_token_in_any_markdown_field(place: str) -> None:
-    """[D22] text, link labels, titles, alt text and URLs never carry a live <!channel>."""
+    """Text, link labels, titles, alt text and URLs never carry a live <!channel>."""
     out = markdown_text(place.replace("{p}", "<!channel>"))
     assert out is not None and "<!channel>" not in out
 
 
-MUST_KEEP = [  # §7.4 "must promote": kept verbatim under preserve_mention_tokens
+MUST_KEEP = [  # strictly shaped tokens: kept verbatim under preserve_mention_tokens
     ("see <@U012AB3CD> for context", "<@U012AB3CD>"),
     ("hi <@U012AB3CD|alice> there", "<@U012AB3CD|alice>"),
     ("see <@W12345678> for context", "<@W12345678>"),
@@ -170,7 +171,7 @@ MUST_KEEP = [  # §7.4 "must promote": kept verbatim under preserve_mention_toke
     ("meeting at <!date^1392734382^{date_long}|2014 February 18>",
      "<!date^1392734382^{date_long}|2014 February 18>"),
 ]
-MUST_NOT_KEEP = [  # §7.4 "must not promote": nothing raw survives
+MUST_NOT_KEEP = [  # look-alikes and broadcasts: nothing raw survives
     "see <@u012ab3cd>", "see <@channel>", "ping <!Channel>", "see <@U012AB3CD|<!channel>>",
     "see <@U012AB3CD||@here>", "see < @U012AB3CD >", "in <#G123ABC456>", "in <#D123ABC456>",
     "cc <!subteam_S012ABC>", "user@U012AB3CD", "click <javascript:alert(1)|here>",

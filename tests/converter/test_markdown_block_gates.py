@@ -1,4 +1,4 @@
-"""The markdown emitter's fast paths give exactly what their slow paths give (§11)."""
+"""The markdown emitter's fast paths give exactly what their slow paths give."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def reference_text_form(node: Text, src: bytes) -> str:
 @settings(max_examples=200, deadline=None)
 @given(st.lists(_SOURCE_PIECES, max_size=12).map("".join))
 def test_source_form_matches_a_full_decode(markdown: str) -> None:
-    """Text nodes keep their source form (escapes and entities as written, [D6]); the
+    """Text nodes keep their source form (escapes and entities as written); the
     byte-range check that skips decoding changes nothing."""
     options = Options(mode="markdown_block")
     doc = parse(markdown, options)

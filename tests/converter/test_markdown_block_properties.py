@@ -26,7 +26,7 @@ RAW = Options(allow_broadcasts=True)  # no escaping, so re-emission is comparabl
 # a bare URL glued to a delimiter run (`_**_https://…`) can change that run's flanking once
 # written as `[url](url)`; bare URLs are therefore generated with spaces around them.
 _MARKERS_ONLY = re.compile(r"(?:[-*] ){2,}[-*]$", re.MULTILINE)
-# The bullet rescue (§6.3) needs a glyph indented by at most three spaces; once the emitter
+# The Unicode-bullet rescue needs a glyph indented by at most three spaces; once the emitter
 # drops a lazy line's indentation, a glyph indented further would be rescued on re-parse.
 _DEEP_GLYPH = re.compile(r"^(?: {4}| {0,3}\t)[ \t]*★", re.MULTILINE)
 

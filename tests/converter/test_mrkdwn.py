@@ -1,4 +1,4 @@
-"""section_mrkdwn mode ([D18], converter spec §10): vectors, options, limits, block_ids."""
+"""section_mrkdwn mode: vectors, options, limits, block_ids."""
 
 from __future__ import annotations
 
@@ -113,7 +113,7 @@ def test_cut_code_block_closes_and_reopens_fence() -> None:
 
 
 def test_block_ids_in_emission_order() -> None:
-    """§8.1 block_ids apply to headers, sections, dividers; not to an empty heading's divider."""
+    """block_ids apply to headers, sections, dividers; not to an empty heading's divider."""
     result = convert("# A\n\nB\n\n---\n\n# \n\nC", mode="section_mrkdwn", block_id_prefix="t")
     assert [(b["type"], b.get("block_id")) for b in result.blocks] == [
         ("header", "t-1"), ("section", "t-2"), ("divider", "t-3"), ("divider", None),
@@ -142,7 +142,7 @@ def test_table_short_rows_are_padded_and_wide_tables_truncated() -> None:
 
 
 def test_image_url_too_long_raises() -> None:
-    """A standalone image URL over 3,000 bytes is a ConversionError (§4)."""
+    """A standalone image URL over 3,000 bytes is a ConversionError."""
     with pytest.raises(ConversionError, match="image_url length 3015 exceeds Slack limit 3000"):
         convert(f"![a](https://x.com/{'a' * 3001})", mode="section_mrkdwn")
 
@@ -161,7 +161,8 @@ def test_long_h1_is_a_bold_section() -> None:
 
 
 def test_heading_cut_backs_off_entities() -> None:
-    """[D17] an over-long escaped heading is cut before a partial entity."""
+    """An over-long escaped heading is cut before a partial entity (half of `&amp;` would
+    show as text)."""
     escape = policy_escaper(Options())
     for pad in range(6):
         out = heading_section_text("a" * (2990 + pad) + "<" * 10, escape, 3000)
@@ -179,7 +180,7 @@ def test_heading_cut_drops_dangling_backslash() -> None:
 
 
 def test_sanitisation_table_in_mrkdwn() -> None:
-    """§7.6 conformance for the mrkdwn path: nothing live, something escaped."""
+    """Hostile inputs on the mrkdwn path: nothing live, something escaped."""
     for text in ["alert <!channel> please", "ping <!here> right now", "<!everyone> heads up",
                  "see <@U012AB3CD> for context", "in <#C123ABC456> we discussed",
                  "cc <!subteam^S012ABC>", "use <<weird>> brackets", "AT&T is a company"]:

@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from blockcheck import assert_valid_blocks
+from mcp_slack_block_kit.blocks.fenced import cut_fenced
 from mcp_slack_block_kit.converter import Converter, Options
-from mcp_slack_block_kit.converter.mrkdwn import _cut
 from watchdog import describe, finishes
 
 words = st.lists(
@@ -22,7 +22,7 @@ words = st.lists(
 def test_cut_keeps_text_and_limit(text: str, limit: int) -> None:
     """Without fences, pieces join back to the text and each fits the limit."""
     with finishes(f"_cut of {len(text.encode()):,} bytes at limit {limit}"):
-        pieces = _cut(text, limit)
+        pieces = cut_fenced(text, limit, "mrkdwn")
     assert "".join(pieces) == text
     assert all(len(p.encode()) <= limit for p in pieces)
 
@@ -32,7 +32,7 @@ def test_cut_keeps_text_and_limit(text: str, limit: int) -> None:
 def test_cut_never_splits_entities_or_tokens(text: str, limit: int) -> None:
     """No piece ends inside an entity or inside a <…> token (whole-token inputs)."""
     with finishes(f"_cut of {len(text.encode()):,} bytes at limit {limit}"):
-        pieces = _cut(text, limit)
+        pieces = cut_fenced(text, limit, "mrkdwn")
     for piece in pieces[:-1]:
         assert piece.rfind("<") <= piece.rfind(">")
         amp = piece.rfind("&")
@@ -77,7 +77,7 @@ def test_cut_with_fences_keeps_content_and_limit(blocks: list[str], limit: int) 
     limit and opens and closes its fences, and nothing is lost or repeated."""
     text = "\n".join(blocks)
     with finishes(f"_cut of {len(text.encode()):,} bytes at limit {limit}"):
-        pieces = _cut(text, limit)
+        pieces = cut_fenced(text, limit, "mrkdwn")
     assert all(len(p.encode()) <= limit for p in pieces)
     assert all(p.count("```") % 2 == 0 for p in pieces)
     assert _content("".join(pieces)) == _content(text)

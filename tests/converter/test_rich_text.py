@@ -1,4 +1,4 @@
-"""The rich_text block walker (§8) beyond the fixture vectors: limits, errors, §14, properties."""
+"""The rich_text block walker beyond the fixture vectors: limits, errors, properties."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given, reject, settings
 from hypothesis import strategies as st
 
 from blockcheck import (
@@ -25,7 +25,6 @@ from mcp_slack_block_kit.converter.rich_text import bold_line, render_rich_text,
 from mcp_slack_block_kit.exceptions import (
     ConversionError,
     InputTooDeeplyNestedError,
-    SlackBlockKitError,
 )
 
 
@@ -38,7 +37,7 @@ def cells(row: list[dict[str, Any]]) -> list[str]:
     return ["".join(e.get("text", "") for e in c["elements"][0]["elements"]) for c in row]
 
 
-# -- §8.6 table limits -----------------------------------------------------------------
+# -- table limits ----------------------------------------------------------------------
 
 
 def table_md(rows: int, cols: int = 1) -> str:
@@ -96,7 +95,7 @@ def test_tables_disabled() -> None:
     assert all(b["type"] != "table" for b in blocks)
 
 
-# -- §8.3 images ---------------------------------------------------------------------------
+# -- images -------------------------------------------------------------------------------
 
 
 def test_image_url_over_3000_bytes_is_an_error() -> None:
@@ -122,7 +121,7 @@ def test_alt_text_and_title_are_kept_within_slack_limits() -> None:
     assert_valid_blocks([block])
 
 
-# -- §8.2 headings ---------------------------------------------------------------------------
+# -- headings -------------------------------------------------------------------------------
 
 
 def test_header_limit_counts_bytes() -> None:
@@ -166,7 +165,7 @@ def test_truncate_utf8() -> None:
     assert truncate_utf8("abc", 10) == "abc"
 
 
-# -- §14 converter vectors -------------------------------------------------------------------
+# -- converter vectors -----------------------------------------------------------------------
 
 
 def test_hello_world() -> None:
@@ -239,8 +238,8 @@ def test_walker_never_crashes(markdown: str, overrides: dict[str, Any]) -> None:
     """Arbitrary Markdown gives valid blocks or a documented error, never a traceback."""
     try:
         blocks = rich(markdown, **overrides)
-    except SlackBlockKitError:
-        return
+    except InputTooDeeplyNestedError:  # 60 tokens of "> " or "- " can nest past the limit
+        reject()  # counted: Hypothesis fails the test when most inputs are refused
     assert_valid_blocks(blocks)
     json.dumps(blocks)
     for path, text in escaped_texts(blocks):  # the mrkdwn heading sections
@@ -257,13 +256,14 @@ def test_walker_never_crashes(markdown: str, overrides: dict[str, Any]) -> None:
 def test_walker_never_crashes_on_any_text(markdown: str) -> None:
     try:
         blocks = rich(markdown)
-    except SlackBlockKitError:
-        return
+    except InputTooDeeplyNestedError:
+        reject()
+    assert_valid_blocks(blocks)
     json.dumps(blocks)
 
 
 def test_c11_bullets_are_listed_with_the_normalization_warning() -> None:
-    """§6.3 last vector: layer 2 (normalizer C11) turns `•` lines into a real list."""
+    """The normalizer's C11 repair turns `•` lines into a real list, with its warning."""
     result = convert("Project setup complete:\n• HubSpot Deal: x\n• Drive Folder: y\n"
                      "• Master Document: z", mode="rich_text")
     lists = [el for b in result.blocks for el in b.get("elements", [])

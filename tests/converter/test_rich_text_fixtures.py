@@ -1,7 +1,7 @@
-"""rich_text mode spec vectors (converter.md §6-§8, §13, §14) as fixture files, one per construct.
+"""rich_text mode vectors as fixture files, one per construct.
 
 Each ``tests/fixtures/converter/rich_text_*.md`` case holds Markdown and the exact blocks
-``convert(markdown, mode="rich_text")`` must return, as JSON in the key order of §13
+``convert(markdown, mode="rich_text")`` must return, as JSON in the key order the converter emits
 (the comparison is order-sensitive). A title ending in a JSON object, e.g.
 ``block ids {"block_id_prefix": "test"}``, passes those ``Options`` overrides. Every
 output is also checked by the independent ``blockcheck`` helper.
@@ -52,7 +52,7 @@ def test_fixture_files_exist() -> None:
 
 @pytest.mark.parametrize(("path", "case"), _cases())
 def test_rich_text_fixture(path: Path, case: Case) -> None:
-    """The blocks (keys in §13 order) match the fixture and pass the independent check."""
+    """The blocks (keys in emitted order) match the fixture and pass the independent check."""
     result = convert(case.input, mode="rich_text", **overrides(case.title))
     expected = json.loads(case.expected)
     assert json.dumps(result.blocks, ensure_ascii=False) == json.dumps(expected, ensure_ascii=False)

@@ -1,6 +1,6 @@
-"""Mention safety in every mode and every place text lands (converter.md §7.4, §7.6, §10-§12).
+"""Mention safety in every mode and every place text lands (docs/safety.md).
 
-The §7.6 conformance table runs in all four modes; then the same hostile payloads are
+The conformance table runs in all four modes; then the same hostile payloads are
 placed in headings, table cells, list items, quotes, emphasis, code spans, link labels,
 link titles and URLs, image alt text and the text fallback. The rule, per surface:
 a raw token is a failure where Slack parses it ("parsed" fields: mrkdwn text,
@@ -44,7 +44,7 @@ TABLE_7_6 = [
 
 
 def _all_text(result: ConversionResult) -> str:
-    """Every string in the output (blocks JSON and fallback), for the §7.6 concatenation."""
+    """Every string in the output (blocks JSON and fallback), for the concatenation check."""
     return json.dumps(result.blocks, ensure_ascii=False) + "\n" + result.text_fallback
 
 
@@ -79,7 +79,7 @@ def _elements(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return found
 
 
-# -- §7.6 conformance table, every mode ----------------------------------------------------
+# -- conformance table, every mode --------------------------------------------------------
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("text", TABLE_7_6)
@@ -197,14 +197,14 @@ def test_no_raw_mentions_anywhere(mode: str, place: str, payload: str, word: str
     assert_valid_blocks(result.blocks)
     assert _unsafe(result) == [], (result.blocks, result.text_fallback)
     if place == "link-title" and mode in ("rich_text", "section_mrkdwn"):
-        return  # §7.1: a rich_text link element has no title, so the title is dropped
+        return  # a rich_text link element has no title, so the title is dropped
     # Content is not silently dropped to get there: the payload's word survives somewhere.
     assert word in json.dumps(result.blocks, ensure_ascii=False) + result.text_fallback
 
 
 @pytest.mark.parametrize("mode", MODES)
 def test_header_fallback_is_escaped(mode: str) -> None:
-    """[D21] a header `<!channel> deploy` never gives a fallback with a raw broadcast."""
+    """A header `<!channel> deploy` never gives a fallback with a raw broadcast."""
     result = convert("# <!channel> deploy", mode=mode)
     assert "<!channel>" not in result.text_fallback
     assert "deploy" in result.text_fallback
@@ -251,14 +251,14 @@ def test_rich_text_linkify_stops_at_tokens() -> None:
                                   "[a](vbscript:msgbox(1)) [b](file:///etc/passwd)",
                                   "![pic](data:text/html;base64,AAAA)"])
 def test_refused_schemes_never_reach_output(mode: str, text: str) -> None:
-    """[D25] the label stays as text; the dangerous URL never appears, not even as text."""
+    """The label stays as text; the dangerous URL never appears, not even as text."""
     result = convert(text, mode=mode)
     everything = _all_text(result).lower()
     for scheme in ("javascript:", "vbscript:", "file:", "data:text"):
         assert scheme not in everything, (mode, result.blocks)
 
 
-# -- §7.4 trusted tokens (preserve_mention_tokens) -------------------------------------------
+# -- trusted tokens (preserve_mention_tokens) -----------------------------------------------
 
 PROMOTE = [
     ("see <@U012AB3CD> for context", {"type": "user", "user_id": "U012AB3CD"}),
@@ -360,7 +360,7 @@ def test_detector_sees_raw_tokens_when_allowed(mode: str, place: str) -> None:
         assert "<!channel" in _raw_in_parsed(result), result.blocks
 
 
-# -- mention_map (§7.3, [D8], [D23]) in every mode ------------------------------------------
+# -- mention_map in every mode -------------------------------------------------------------
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize(("mapping", "handle"), [
@@ -370,7 +370,7 @@ def test_detector_sees_raw_tokens_when_allowed(mode: str, place: str) -> None:
 ])
 def test_bad_mention_map_values_rejected_in_every_mode(
         mode: str, mapping: dict[str, str], handle: str) -> None:
-    """[D23] a mapped value that is not a Slack ID never reaches any output."""
+    """A mapped value that is not a Slack ID never reaches any output."""
     with pytest.raises(InvalidOptionsError, match=f'"{handle}"'):
         convert("ping @alice and @team", mode=mode, mention_map=mapping)
 
@@ -387,7 +387,7 @@ def test_mention_map_output_per_mode(mode: str, check: str) -> None:
     live = [t for t in _raw_in_parsed(result) if not t.startswith(("<@U", "<#C", "<!subteam^"))]
     assert live == [] and "<!here>" not in "\n".join(_parsed(result))
     assert [el for el in typed_elements(result.blocks) if el["type"] == "broadcast"] == []
-    if check == "typed":  # [D8] auto declines the markdown block when a handle resolves
+    if check == "typed":  # auto declines the markdown block when a handle resolves
         typed = [el for el in _elements(result.blocks) if el["type"] in _TYPED]
         assert typed == [{"type": "user", "user_id": "U123ABC"},
                          {"type": "channel", "channel_id": "C12345"},

@@ -1,4 +1,4 @@
-"""section_mrkdwn and rich_text build native tables with one shared builder (§8.6)."""
+"""section_mrkdwn and rich_text build native tables with one shared builder."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from mcp_slack_block_kit.converter.rich_text import table_blocks
 @pytest.mark.parametrize("overrides", [{}, {"block_id_prefix": "b"}, {"allow_broadcasts": True},
                                        {"mention_map": {"bob": "U123ABC"}}])
 def test_section_mrkdwn_and_rich_text_share_table_blocks(overrides: dict[str, Any]) -> None:
-    """One table builder serves both walkers (§8.6): same blocks, same key order."""
+    """One table builder serves both walkers: same blocks, same key order."""
     rows = "".join(f"| r{i} | @bob :tada: <b> | `c{i}` |\n" for i in range(120))
     md = "| a | b | c |\n|:--|:-:|--:|\n" + rows + "| short |\n"
     rich = [b for b in convert(md, mode="rich_text", **overrides).blocks if b["type"] == "table"]

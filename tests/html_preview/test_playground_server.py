@@ -115,7 +115,7 @@ def test_mode_and_prefer_rich_text(server: PlaygroundServer) -> None:
 
 @pytest.mark.parametrize(("body", "status", "error"), [
     ({"markdown": 5}, 422, "request: markdown must be a string"),
-    ({"markdown": "x", "mode": "bogus"}, 422, "invalid Mode"),
+    ({"markdown": "x", "mode": "bogus"}, 422, "invalid mode"),
     ([1, 2], 422, "request: expected a JSON object"),
 ])
 def test_bad_requests(server: PlaygroundServer, body: Any, status: int, error: str) -> None:

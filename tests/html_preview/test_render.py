@@ -29,7 +29,7 @@ def _blocks_html(page: str) -> str:
 
 
 def test_exported_from_package_root() -> None:
-    """render_html is importable from the package root (README §3)."""
+    """render_html is importable from the package root."""
     assert sbk.render_html is render_html
 
 

@@ -91,6 +91,10 @@ markdown_file = st.lists(st.one_of(_prose_line, inner_block), min_size=1, max_si
 
 # Pipe rows: `n` cells of short words, as a model writes them.
 _cell = st.text(alphabet="abcxyz019 -", min_size=1, max_size=6).filter(lambda c: c.strip())
+# A row whose every cell is a run of dashes is a delimiter row already, not a content row.
 pipe_rows = st.integers(min_value=2, max_value=5).flatmap(
-    lambda n: st.lists(st.lists(_cell, min_size=n, max_size=n), min_size=2, max_size=5)
+    lambda n: st.lists(
+        st.lists(_cell, min_size=n, max_size=n).filter(
+            lambda r: not all(c.strip().strip("-") == "" for c in r)),
+        min_size=2, max_size=5)
 ).map(lambda rows: "".join("| " + " | ".join(r) + " |\n" for r in rows))

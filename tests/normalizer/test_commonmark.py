@@ -1,4 +1,4 @@
-"""P9: false positives on well-formed CommonMark (normalizer.md §8).
+"""False positives on well-formed CommonMark (the normalizer must leave it alone).
 
 Every example of the CommonMark spec 0.31.2 (vendored from the ``commonmark-spec``
 npm package under tests/fixtures/normalizer/commonmark/, CC-BY-SA 4.0, see the

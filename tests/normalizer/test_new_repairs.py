@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -150,3 +151,21 @@ def test_new_codes_are_registered_once() -> None:
     for code in ("V12", "V13", "V14"):
         assert codes.count(code) == 1
     assert len(set(codes)) == len(codes)
+
+
+# The first and last code point of every script range V12 counts as a CJK letter.
+_CJK_LETTER_BOUNDS = [0x4E00, 0x9FFF, 0x3400, 0x4DBF, 0x3040, 0x30FF, 0xAC00, 0xD7AF, 0x1100,
+                      0x11FF, 0x3130, 0x318F, 0x31F0, 0x31FF, 0xF900, 0xFAFF, 0xFF66, 0xFF9F]
+
+
+@pytest.mark.parametrize("letter", [chr(c) for c in _CJK_LETTER_BOUNDS],
+                         ids=[hex(c) for c in _CJK_LETTER_BOUNDS])
+def test_v12_knows_every_cjk_script_range(letter: str) -> None:
+    """Han (with extension A and compatibility ideographs), kana (half-width and phonetic
+    extensions too) and Hangul (syllables and jamo) beside the markers make V12 fire; a Latin
+    letter does not."""
+    text = f"{letter}**`npm test`**{letter}"
+    result = normalize(text)
+    assert result.fired == ("V12",), hex(ord(letter))
+    assert result.text == f"{letter}**\u200b`npm test`\u200b**{letter}"
+    assert normalize("x**`npm test`**x").fired == ()

@@ -42,7 +42,7 @@ def test_public_exports() -> None:
 
 
 def test_pipeline_order_and_codes() -> None:
-    """The table holds each code once, in the order of normalizer.md §4."""
+    """The table holds each code once, in pipeline order."""
     assert tuple(r.code for r in PIPELINE) == CODES
     assert {r.enabled_by for r in PIPELINE} == {None, *FLAGS}
     assert {r.code for r in PIPELINE if r.enabled_by} == {"V11", "V6"}
@@ -78,7 +78,7 @@ def test_keyword_only_options() -> None:
 
 
 def test_end_to_end_hubspot_summary() -> None:
-    """§10: the production screenshot input is fully repaired in one pass."""
+    """The production screenshot input is fully repaired in one pass."""
     text = (NORMALIZER_FIXTURES / "screenshot_hubspot_summary.txt").read_text(encoding="utf-8")
     result = normalize(text)
     assert result.fired == ("V8", "V5", "C3")
@@ -104,7 +104,7 @@ def test_v8_before_c3_matters() -> None:
 
 
 def test_v3_keeps_the_prose_after_an_orphaned_fence() -> None:
-    """§5.13: the prose after an unclosed fence is still in the output."""
+    """The prose after an unclosed fence is still in the output."""
     result = normalize('```go\nfmt.Println("hi")\n\nrest of prose continues here')
     assert result.fired == ("V3",)
     assert "rest of prose continues here" in result.text

@@ -1,4 +1,4 @@
-"""Every spec vector of every repair, one fixture file per repair (normalizer.md §5)."""
+"""Every vector of every repair, one fixture file per repair."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Reverse fixed point (validation spec §6.7): convert → blocks_to_markdown → convert is stable."""
+"""Reverse fixed point: convert → blocks_to_markdown → convert is stable."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def assert_fixed_point(md: str) -> None:
     "Some **bold** text.\n\n- a\n- b\n",
 ])
 def test_spec_vectors(md: str) -> None:
-    """Every §6.7 vector is a fixed point."""
+    """Every fixture vector is a fixed point."""
     assert_fixed_point(md)
 
 
@@ -53,12 +53,12 @@ def test_corpus_is_a_fixed_point(path: Path) -> None:
 
 
 def test_reverse_contains_bold_and_list() -> None:
-    """Converter spec §14: the reverse of the rich_text output keeps **bold** and the list."""
+    """The reverse of the rich_text output keeps **bold** and the list."""
     md = blocks_to_markdown(convert("Some **bold** text.\n\n- a\n- b\n", mode="rich_text").blocks)
     assert "**bold**" in md.markdown and "- a" in md.markdown and "- b" in md.markdown
 
 
-# -- ordinary documents (§6.7) ----------------------------------------------------------------
+# -- ordinary documents ---------------------------------------------------------------------
 
 _WORDS = st.sampled_from(["alpha", "beta", "gamma", "delta", "Slack", "data", "v2", "2024",
                           "über", "naïve", "日本", "ok", "x"])

@@ -19,7 +19,7 @@ def header(n: int) -> dict[str, Any]:
     return {"type": "header", "text": {"type": "plain_text", "text": "h" * n}}
 
 
-# ---------------------------------------------------------------- shared block input (§2.4)
+# ---------------------------------------------------------------- shared block input
 
 
 @pytest.mark.parametrize("tool", BLOCK_TOOLS)
@@ -86,7 +86,7 @@ def test_unknown_block_types_and_fields_pass_through() -> None:
     assert out["chunks"] == [[odd, DIVIDER]]
 
 
-# ---------------------------------------------------------------- validate (§4.3)
+# ---------------------------------------------------------------- validate
 
 
 def test_validate_divider_is_valid() -> None:
@@ -146,7 +146,7 @@ def test_validate_duplicate_block_ids() -> None:
     assert all("hint" not in e or e["hint"] for e in out["errors"])
 
 
-# ---------------------------------------------------------------- lint (§5.3)
+# ---------------------------------------------------------------- lint
 
 
 def test_lint_near_limit_header() -> None:
@@ -200,7 +200,7 @@ def test_lone_surrogate_is_an_error_result(tool: str) -> None:
         "valid UTF-8")
 
 
-# ---------------------------------------------------------------- preview (§6)
+# ---------------------------------------------------------------- preview
 
 
 def test_preview_divider_exact() -> None:
@@ -251,7 +251,7 @@ def test_preview_unknown_format() -> None:
         'invalid input: invalid format "pdf" (want url, html, or both)'
 
 
-# ---------------------------------------------------------------- split (§7)
+# ---------------------------------------------------------------- split
 
 
 def test_split_two_dividers() -> None:
@@ -286,7 +286,7 @@ def test_split_payload_with_empty_blocks() -> None:
     assert out == {"chunks": [], "chunk_count": 0}
 
 
-# ---------------------------------------------------------------- reverse (§8)
+# ---------------------------------------------------------------- reverse
 
 
 def test_reverse_round_trip() -> None:

@@ -228,7 +228,7 @@ def test_result_matches_its_documented_shape() -> None:
     exactly one of blocks and messages."""
     from pydantic import TypeAdapter
 
-    from mcp_slack_block_kit.server.tools import ConvertOutput
+    from mcp_slack_block_kit.server.schemas import ConvertOutput
 
     adapter = TypeAdapter(ConvertOutput)
     for out in (convert(markdown="hi"), convert(markdown=long_reply(), mode="rich_text",
@@ -259,14 +259,14 @@ def test_mention_map_value_must_be_a_slack_id() -> None:
 def test_unknown_mode_is_converter_init_error() -> None:
     """An unknown mode string reaches the converter's own error, with the prefix."""
     msg = error_text(call(TOOL, {"markdown": "hello", "mode": "bogus"}))
-    assert msg == ('converter init failed: converter: invalid Mode "bogus" '
-                   "(want auto|rich_text|markdown_block|section_mrkdwn)")
+    assert msg == ('converter init failed: converter: invalid mode "bogus" '
+                   "(choose from auto, rich_text, markdown_block, section_mrkdwn)")
 
 
 def test_block_id_prefix_too_long_is_converter_init_error() -> None:
     """Any InvalidOptionsError is reported as converter init failed."""
     msg = error_text(call(TOOL, {"markdown": "hello", "block_id_prefix": "x" * 300}))
-    assert msg.startswith("converter init failed: converter: BlockIDPrefix length 300")
+    assert msg.startswith("converter init failed: converter: block_id_prefix is 300 bytes")
 
 
 def test_oversized_input_is_conversion_error() -> None:
@@ -327,7 +327,7 @@ def test_unknown_argument_is_refused() -> None:
     assert msg == ('invalid input: unknown argument "return_preview" (known: markdown, mode, '
                    "allow_broadcasts, preserve_mention_tokens, prefer_rich_text, "
                    "decode_html_entities, repair_mismatched_emphasis, mention_map, "
-                   "return_preview_url, split, block_id_prefix)")
+                   "return_preview_url, split, block_id_prefix, format)")
 
 
 def test_many_schema_violations_stay_on_one_line() -> None:
@@ -352,10 +352,14 @@ def library_result(markdown: str, split: str = "", **options: Any) -> dict[str, 
     """What the tool should answer, from the public library: to_messages' messages (or the
     one message's blocks and its text fallback) and convert's warnings."""
     from mcp_slack_block_kit import Options, convert, derive_text_fallback, to_messages
+    from mcp_slack_block_kit.blocks.budget import OVERFLOW_WARNING_CODE
 
     opts = Options(**options)
     messages = to_messages(markdown, options=opts)
-    warnings = list(convert(markdown, options=opts).warnings)
+    # The tool returns `messages` for a reply that does not fit, so convert's note that
+    # it does not fit one message is not the tool's.
+    warnings = [w for w in convert(markdown, options=opts).warnings
+                if not w.startswith(OVERFLOW_WARNING_CODE)]
     if split in ("messages", "blocks", "both") or len(messages) > 1:
         return {"messages": messages, "warnings": warnings}
     blocks = messages[0]["blocks"] if messages else []
@@ -484,3 +488,59 @@ def test_docs_show_the_cheatsheet_recipe() -> None:
 
     docs = (Path(__file__).resolve().parents[2] / "docs" / "mcp-server.md").read_text("utf-8")
     assert f"```python\n{cheatsheet_recipe()}```" in docs
+
+
+def test_format_markdown_text_returns_what_to_messages_gives() -> None:
+    """format="markdown_text": `messages` of markdown_text exactly as to_messages makes
+    them (repaired, mentions escaped), the repairs in warnings, no blocks."""
+    from mcp_slack_block_kit import Options, to_messages
+
+    md = "#Status\nping <!here> and @alice\n\n```py\nx = 1\n```"
+    out = convert(markdown=md, format="markdown_text", mention_map={"alice": "U012AB3CD"})
+    assert list(out) == ["messages", "warnings"]
+    expected = to_messages(md, options=Options(mention_map={"alice": "U012AB3CD"}),
+                           format="markdown_text")
+    assert out["messages"] == expected
+    assert "<!here>" not in out["messages"][0]["markdown_text"]
+    assert out["messages"][0]["markdown_text"].startswith("# Status")
+    assert any("V5" in w for w in out["warnings"])
+
+
+def test_format_markdown_text_splits_a_long_reply() -> None:
+    """A reply over 12,000 characters comes back as several markdown_text messages."""
+    out = convert(markdown=long_reply(1000), format="markdown_text")
+    assert len(out["messages"]) > 1
+    assert all(len(m["markdown_text"]) <= 12_000 for m in out["messages"])
+
+
+@pytest.mark.parametrize(("value", "shown"), [
+    ("mrkdwn", '"mrkdwn"'), (True, "true"), (None, "null"), (["blocks"], '["blocks"]'),
+])
+def test_any_other_format_is_a_one_line_error(value: Any, shown: str) -> None:
+    """A format other than blocks or markdown_text, a boolean included, is a one-line isError."""
+    result = call(TOOL, {"markdown": "hello", "format": value})
+    assert error_text(result) == (
+        f"invalid input: invalid format {shown} (want blocks, or markdown_text)")
+
+
+@pytest.mark.parametrize("value", ["", "blocks"])
+def test_format_blocks_is_the_default(value: str) -> None:
+    """format "" and "blocks" give the same result as no format."""
+    assert convert(markdown="# Hi\ntext", format=value) == convert(markdown="# Hi\ntext")
+
+
+def test_markdown_text_result_posts_through_slack_sdk() -> None:
+    """The cheat sheet's markdown_text recipe, through the real slack_sdk WebClient against
+    the fake Web API: Slack accepts every message and holds the repaired, escaped Markdown."""
+    slack_sdk = pytest.importorskip("slack_sdk")
+    from mcp_slack_block_kit.testing import FakeSlack
+
+    out = convert(markdown="#Plan\n- ship <!channel>\n\n" + long_reply(1000),
+                  format="markdown_text")
+    with FakeSlack() as slack:
+        client = slack_sdk.WebClient(token=slack.token, base_url=slack.base_url)
+        for message in out["messages"]:
+            client.chat_postMessage(channel=slack.channel, markdown_text=message["markdown_text"])
+        posted = slack.messages(slack.channel)
+    assert [m.markdown_text for m in posted] == [m["markdown_text"] for m in out["messages"]]
+    assert len(posted) > 1 and posted[0].markdown_text.startswith("# Plan\n- ship &lt;!channel&gt;")

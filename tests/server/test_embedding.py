@@ -13,11 +13,15 @@ import anyio
 import anyio.from_thread
 import httpx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from mcp import Client
 
 from mcp_slack_block_kit import InvalidOptionsError
 from mcp_slack_block_kit.server import (
+    _h11,
     _host_port,
+    _runner,
     create_server,
     is_loopback,
     serve_http,
@@ -26,7 +30,7 @@ from mcp_slack_block_kit.server import (
 from mcp_slack_block_kit.server import http as http_mod
 from server.mcp_harness import HOST, http_transport, run, text_object
 
-# ---------------------------------------------------------------- HOST:PORT and loopback (§11.5)
+# ---------------------------------------------------------------- HOST:PORT and loopback
 
 
 @pytest.mark.parametrize("addr", ["127.0.0.1:7777", "localhost:7777", "[::1]:7777",
@@ -114,15 +118,53 @@ def test_star_leaves_the_host_check_to_a_proxy() -> None:
 def test_no_token_warning_only_for_non_loopback(caplog: pytest.LogCaptureFixture) -> None:
     """The warning text and when it is logged (checked without binding a public address)."""
     with caplog.at_level(logging.WARNING, logger="mcp_slack_block_kit.server"):
-        http_mod.warn_if_exposed("127.0.0.1", None)
-        http_mod.warn_if_exposed("0.0.0.0", "tok")
+        _runner.warn_if_exposed("127.0.0.1", None)
+        _runner.warn_if_exposed("0.0.0.0", "tok")
         assert caplog.records == []
-        http_mod.warn_if_exposed("0.0.0.0", None)
+        _runner.warn_if_exposed("0.0.0.0", None)
     assert len(caplog.records) == 1
     msg = caplog.records[0].getMessage()
     assert "reachable by anyone" in msg
     assert "--http-token" in msg
     assert "reverse proxy" in msg
+
+
+# ---------------------------------------------------------------- one loopback rule
+
+_BINDS = ["127.0.0.1", "127.0.0.5", "::1", "localhost", "LocalHost", "0.0.0.0", "",
+          "192.168.1.10", "example.com", "::2", "localhost.example.com"]
+
+
+@pytest.mark.parametrize("host", _BINDS)
+def test_cli_refuses_exactly_the_binds_the_server_refuses(
+        host: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The CLI's check before starting is the server's own rule, with the same words."""
+    from mcp_slack_block_kit.cli import main
+
+    shown = f"[{host}]" if ":" in host else host
+    try:
+        http_mod.security_settings(host)
+    except InvalidOptionsError as exc:
+        assert main(["server", "--http-addr", f"{shown}:1"]) == 2
+        assert capsys.readouterr().err == f"error: --http-addr {exc}\n"
+    else:
+        assert is_loopback(f"{shown}:1")
+
+
+@settings(max_examples=200)
+@given(st.one_of(st.sampled_from(["127.0.0.1", "localhost", "[::1]", "127.0.0.1:8765",
+                                  "LOCALHOST:1", "[::1]:80", "127.0.0.5", "evil.example",
+                                  "localhost.evil", "[::1", ""]),
+                 st.text(alphabet="0123456789.:[]localhstLH", max_size=16)))
+def test_playground_accepts_the_host_names_of_a_loopback_mcp_server(header: str) -> None:
+    """A Host header the playground serves is one the MCP server bound to the same address
+    accepts, and the other way round (names compared without their port)."""
+    from mcp_slack_block_kit.playground._server import LOOPBACK
+    from mcp_slack_block_kit.server._addr import host_header_name, loopback_names
+
+    allowed = http_mod.security_settings(LOOPBACK).allowed_hosts
+    name = host_header_name(header)
+    assert (name in loopback_names(LOOPBACK)) is (name is not None and name in allowed)
 
 
 # ---------------------------------------------------------------- the ASGI stack in-process
@@ -228,20 +270,22 @@ class mcp_app_lifespan:
 
 @pytest.fixture
 def fast_timeouts(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(http_mod, "HEADER_READ_TIMEOUT", 0.5)
-    monkeypatch.setattr(http_mod, "IDLE_TIMEOUT", 1)
+    monkeypatch.setattr(_h11, "HEADER_READ_TIMEOUT", 0.5)
+    monkeypatch.setattr(_runner, "IDLE_TIMEOUT", 1)
     yield
 
 
 @pytest.mark.network
 def test_serve_http_embedded_cancellation_is_graceful(fast_timeouts: None) -> None:
     """Embedded in another event loop: ready() reports the port, cancellation shuts down
-    cleanly even with a live session, and the header-read and idle timeouts apply."""
+    cleanly even with a live session, the header-read and idle timeouts apply, and the
+    server object is left as it was (its middleware chain unchanged, ready to serve again)."""
     import socket
     import time
 
     ready: dict[str, Any] = {}
     server = create_server("test")
+    middleware_before = list(server.middleware)
 
     with anyio.from_thread.start_blocking_portal() as portal:
         # The public wrapper, with the address given as one "HOST:PORT" string.
@@ -281,7 +325,7 @@ def test_serve_http_embedded_cancellation_is_graceful(fast_timeouts: None) -> No
         with pytest.raises(concurrent.futures.CancelledError):
             future.result(timeout=15)
         assert time.monotonic() - started < 6
-    assert not any(type(m).__name__ == "_InFlight" for m in server.middleware)
+    assert server.middleware == middleware_before
     with pytest.raises(OSError):
         socket.create_connection((HOST, ready["port"]), timeout=2).close()
 

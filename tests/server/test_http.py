@@ -455,14 +455,20 @@ def test_shutdown_with_live_session_is_quick(flags: list[str]) -> None:
         assert took < 6
 
 
-def test_sigint_exits_zero() -> None:
-    """SIGINT is a normal shutdown too."""
+@pytest.mark.parametrize("flag", ["--http-addr", "--sse-addr"])
+def test_sigint_exits_zero(flag: str) -> None:
+    """SIGINT is a normal shutdown too, through the signal path every transport shares
+    (stdio logs the same line)."""
     import signal
 
-    with ServerProcess("--http-addr", f"{HOST}:0") as proc:
+    with ServerProcess(flag, f"{HOST}:0") as proc:
         status, took = proc.stop(signal.SIGINT)
         assert status == 0
         assert took < 6
+        deadline = time.monotonic() + 10  # the stderr reader may still be catching up
+        while not any("SIGINT received: shutting down" in line for line in proc.lines):
+            assert time.monotonic() < deadline, "".join(proc.lines)
+            time.sleep(0.02)
 
 
 def test_port_in_use_fails_cleanly(plain: ServerProcess) -> None:

@@ -86,6 +86,9 @@ def test_signal_exits_zero(sig: int) -> None:
         status = proc.wait(10)
         assert status == 0
         assert time.monotonic() - started < 6
+        assert proc.stderr is not None
+        # The signal path the HTTP transports share (they log the same line).
+        assert f"{signal.Signals(sig).name} received: shutting down".encode() in proc.stderr.read()
     finally:
         if proc.poll() is None:
             proc.kill()

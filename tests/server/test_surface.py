@@ -28,7 +28,7 @@ INPUTS = {
     "convert_markdown_to_block_kit": [
         "markdown", "mode", "allow_broadcasts", "preserve_mention_tokens", "prefer_rich_text",
         "decode_html_entities", "repair_mismatched_emphasis", "mention_map",
-        "return_preview_url", "split", "block_id_prefix"],
+        "return_preview_url", "split", "block_id_prefix", "format"],
     "validate_block_kit": [*BLOCK_INPUT, "strict", "surface"],
     "preview_block_kit": [*BLOCK_INPUT, "team_id", "format"],
     "lint_block_kit": [*BLOCK_INPUT, "thresholds", "surface"],
@@ -189,7 +189,7 @@ def test_lint_description_says_advisory() -> None:
     assert "validate_block_kit" in desc
 
 
-# ---------------------------------------------------------------- resource (§9)
+# ---------------------------------------------------------------- resource
 
 
 def test_resource_listed() -> None:
@@ -227,7 +227,7 @@ def test_resource_read(mode: str) -> None:
 
 
 def test_cheatsheet_content() -> None:
-    """The nine topics of tools.md §9, in the project's words."""
+    """The nine topics the cheat sheet covers, in the project's words."""
     text = read_cheatsheet().contents[0].text
     for mode in ("auto", "rich_text", "markdown_block", "section_mrkdwn"):
         assert f"`{mode}`" in text
@@ -257,7 +257,7 @@ def test_cheatsheet_is_package_data(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert os.getcwd() == str(tmp_path)
 
 
-# ---------------------------------------------------------------- prompt (§10)
+# ---------------------------------------------------------------- prompt
 
 
 def test_prompt_listed() -> None:
@@ -304,7 +304,7 @@ def test_prompt_renders_instructions_and_text(mode: str) -> None:
 
 
 def test_prompt_instruction_order() -> None:
-    """The seven instructions appear in the order of tools.md §10."""
+    """The seven instructions appear in their fixed order."""
     body = get_prompt({"text": "x"}).messages[0].content.text
     marks = ["`convert_markdown_to_block_kit`", "`blocks:`", "`text_fallback`",
              "`warnings`", "`allow_broadcasts`", "`prefer_rich_text=true`",

@@ -50,6 +50,8 @@ MAX_TABLE_ROWS: Final = 100
 MAX_TABLE_COLUMNS: Final = 20
 MAX_TABLES_PER_MESSAGE: Final = 1  # a second table gives invalid_attachments
 
+# chat.postMessage's `text` (Slack docs: longer text is refused).
+MAX_POST_TEXT_CHARS: Final = 40000
 # chat.update's `text` (Slack docs); its `markdown_text` is MAX_MARKDOWN_TEXT_CHARS.
 MAX_UPDATE_TEXT_CHARS: Final = 4000
 

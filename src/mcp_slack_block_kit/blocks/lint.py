@@ -1,4 +1,4 @@
-"""Advisory findings for Block Kit dicts: near-limit content and accessibility (spec §2)."""
+"""Advisory findings for Block Kit dicts: near-limit content and accessibility."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..exceptions import InvalidOptionsError
+from .budget import message_block_weight
 from .limits import (
     MAX_ACTIONS_ELEMENTS,
     MAX_HEADER_TEXT_CHARS,
@@ -103,16 +104,22 @@ def lint(blocks: Any, *, surface: Surface | str = Surface.MESSAGE,
     findings = [Finding(v.path, v.code, v.message, v.hint) for v in copied]
 
     ceiling = block_ceiling(surface)
-    pct = percent(len(blocks), ceiling)
+    # Markdown blocks count as the blocks Slack renders them into (reported, docs/limits.md).
+    weight = message_block_weight(blocks)
+    pct = percent(max(len(blocks), weight), ceiling)
     if pct >= t.blocks_pct:
         name = surface_name(surface)
+        count = f"{len(blocks)} blocks"
+        if weight > len(blocks):
+            count += f" (rendered as about {weight}: markdown blocks expand)"
         if ceiling == block_ceiling(Surface.MESSAGE):
-            message = f"{len(blocks)} blocks ({pct}% of Slack's {ceiling}-block per-message limit)"
+            message = f"{count} ({pct}% of Slack's {ceiling}-block per-message limit)"
         else:
-            message = (f"{len(blocks)} blocks ({pct}% of Slack's {ceiling}-block limit for the "
+            message = (f"{count} ({pct}% of Slack's {ceiling}-block limit for the "
                        f"{name} surface)")
         findings.append(Finding("/blocks", "blocks_near_limit", message,
-                                "consider splitting into multiple messages with split_blocks"))
+                                "consider splitting it into several messages (to_messages, "
+                                "or the CLI's split)"))
 
     for i, block in enumerate(blocks):
         type_ = block["type"]
@@ -146,7 +153,7 @@ def lint(blocks: Any, *, surface: Surface | str = Surface.MESSAGE,
             "/blocks", "message_very_long",
             f"{total} bytes of text ({pct}% of the {MAX_MESSAGE_TEXT_CHARS}-byte message budget)",
             "long messages are hard to read and may be cut in notifications; "
-            "post them as several messages with to_messages or split_blocks"))
+            "post them as several messages (to_messages, or the CLI's split)"))
     return findings
 
 

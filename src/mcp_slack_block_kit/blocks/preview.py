@@ -1,4 +1,11 @@
-"""Block Kit Builder preview links (validation spec §5)."""
+"""Block Kit Builder preview links, and the one rule on their length.
+
+A Builder link carries the whole payload in its fragment. Over ~8 KB (``PRACTICAL_URL_BUDGET``)
+browsers, chat clients and Slack itself may cut it, so this module decides, for every
+caller, whether a link is usable and what to say when it is not: ``PreviewResult.warning``
+for a caller that still hands the link on (the CLI), ``fitting_preview_url`` for one that
+would rather send no link (the MCP convert tool).
+"""
 
 from __future__ import annotations
 
@@ -24,6 +31,14 @@ class PreviewResult:
     url: str
     byte_size: int
     truncated: bool
+
+    @property
+    def warning(self) -> str | None:
+        """``None`` when the link fits the ~8 KB budget; else a one-line note, for a caller
+        that hands the long link on anyway, that it may not open."""
+        if not self.truncated:
+            return None
+        return f"preview URL is {self.byte_size} bytes; may be unreliable above ~8KB"
 
 
 def preview_url(blocks: Any) -> PreviewResult:

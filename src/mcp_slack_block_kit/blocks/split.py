@@ -1,4 +1,5 @@
-"""Split block lists into postable chunks and text into boundary-respecting pieces (spec §3-§4)."""
+"""Split block lists into postable chunks, and text into pieces cut at a paragraph, else a
+sentence, else a word boundary."""
 
 from __future__ import annotations
 

@@ -97,17 +97,18 @@ def json_error(exc: ValueError | RecursionError) -> str:
     return f"invalid JSON: a number has more than {digits} digits"
 
 
-def parse_json(text: str) -> Any:
-    """``json.loads`` whose every refusal is a ``CliError`` with ``json_error``'s message."""
+def read_json(path: str | None, *, hint: str = "") -> Any:
+    """Read and parse JSON from ``path`` or stdin; empty or malformed JSON is a ``CliError``
+    (``hint``, when given, follows a syntax error: what to do if the input was not JSON)."""
+    text = read_text(path)
+    if not text.strip():  # "Expecting value (line 1, column 1)" would not say what is wrong
+        raise CliError("empty input" if path in (None, "-") else f"read {path}: empty input")
     try:
         return json.loads(text)
+    except json.JSONDecodeError as exc:  # not JSON at all: the hint may say what it is
+        raise CliError(f"{json_error(exc)}{hint}") from None
     except (ValueError, RecursionError) as exc:
         raise CliError(json_error(exc)) from None
-
-
-def read_json(path: str | None) -> Any:
-    """Read and parse JSON from ``path`` or stdin; malformed JSON becomes a ``CliError``."""
-    return parse_json(read_text(path))
 
 
 def discard_stdout() -> None:
@@ -161,13 +162,37 @@ def write_json(value: Any, *, pretty: bool = False) -> None:
     write_out(text + "\n")
 
 
+MODES = ("auto", "rich_text", "markdown_block", "section_mrkdwn")
+
+
+def _mode(value: str) -> str:
+    """``--mode``: one of ``MODES`` (empty keeps the default, auto)."""
+    if value and value not in MODES:
+        raise argparse.ArgumentTypeError(
+            f"invalid mode {value!r} (choose from {', '.join(MODES)})")
+    return value
+
+
+def non_negative(value: str) -> int:
+    """An integer flag where 0 means "the default" and a negative number is a mistake."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not an integer") from None
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"{number} is negative (0 keeps the default)")
+    return number
+
+
 def add_converter_flags(parser: argparse.ArgumentParser) -> None:
     """Flags that map onto ``Options`` (shared by convert, split and preview --markdown)."""
     g = parser.add_argument_group("conversion options")
-    g.add_argument("--mode", default="auto", metavar="MODE",
-                   help="auto (default), rich_text, markdown_block or section_mrkdwn")
+    g.add_argument("--mode", default="auto", type=_mode, metavar="{" + ",".join(MODES) + "}",
+                   help="how Markdown becomes blocks (default auto: picks per document)")
     g.add_argument("--prefer-rich-text", action="store_true",
                    help="auto mode never picks the single markdown block")
+    g.add_argument("--no-tables", dest="enable_tables", action="store_false",
+                   help="render Markdown tables as text instead of table blocks")
     g.add_argument("--decode-html-entities", action="store_true",
                    help="repair V11: decode HTML entities such as &amp; before parsing")
     g.add_argument("--repair-mismatched-emphasis", action="store_true",
@@ -181,8 +206,11 @@ def add_converter_flags(parser: argparse.ArgumentParser) -> None:
                    help='map @handles to Slack IDs, e.g. \'{"alice": "U012AB3CD"}\' or @map.json')
     g.add_argument("--block-id-prefix", default="", metavar="PREFIX",
                    help="give every block a block_id PREFIX-<n>")
-    g.add_argument("--max-input-bytes", type=int, default=0, metavar="N",
+    g.add_argument("--max-input-bytes", type=non_negative, default=0, metavar="N",
                    help="refuse input larger than N bytes (default 262144; 0 keeps the default)")
+    g.add_argument("--max-nesting-depth", type=non_negative, default=0, metavar="N",
+                   help="refuse input nested deeper than N levels (default 100; 0 keeps the "
+                        "default)")
 
 
 def options_from_args(args: argparse.Namespace) -> Any:
@@ -204,15 +232,17 @@ def options_from_args(args: argparse.Namespace) -> Any:
     values = {
         "mode": args.mode,
         "prefer_rich_text": args.prefer_rich_text,
+        "enable_tables": args.enable_tables,
         "decode_html_entities": args.decode_html_entities,
         "repair_mismatched_emphasis": args.repair_mismatched_emphasis,
         "allow_broadcasts": args.allow_broadcasts,
         "preserve_mention_tokens": args.preserve_mention_tokens,
         "mention_map": mention_map,
         "block_id_prefix": args.block_id_prefix,
-        "max_input_bytes": args.max_input_bytes if args.max_input_bytes > 0 else 0,
+        "max_input_bytes": args.max_input_bytes,
+        "max_nesting_depth": args.max_nesting_depth,
     }
     try:
         return options_from_mapping(values)
     except InvalidOptionsError as exc:
-        raise CliError(f"converter init: {exc}") from None
+        raise CliError(str(exc).removeprefix("converter: ")) from None

@@ -56,7 +56,6 @@ def run(args: argparse.Namespace) -> int:
         preview = preview_url(result.blocks)
         flush_out()  # the JSON first, then the diagnostics
         sys.stderr.write(f"preview: {preview.url}\n")
-        if preview.truncated:  # longer than PRACTICAL_URL_BUDGET (8,192 bytes)
-            sys.stderr.write(f"note: preview URL is {preview.byte_size} bytes; "
-                             "may be unreliable above ~8KB\n")
+        if preview.warning:
+            sys.stderr.write(f"note: {preview.warning}\n")
     return 0

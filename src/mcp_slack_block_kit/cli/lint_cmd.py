@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 
-from ._io import add_input_argument, write_json, write_out
-from .validate_cmd import add_surface_flag, read_blocks
+from ._io import add_input_argument, non_negative, write_json, write_out
+from .validate_cmd import add_surface_flag, read_messages
 
 EPILOG = """\
 examples:
   mcp-slack-block-kit lint blocks.json
   mcp-slack-block-kit lint blocks.json --header-pct 80 --json
+  mcp-slack-block-kit split reply.md | mcp-slack-block-kit lint
 
-Input: a JSON list of blocks or a payload {"blocks": [...]} (file or stdin).
+Input: a JSON list of blocks, a payload {"blocks": [...]}, or the array of messages
+`split` prints (each message linted on its own; paths start /<message index>).
 Output: one line per finding, `warning <path> <code>: <message> (hint: <hint>)`, or with
 --json the object {"findings": [...]}. Always exit 0 on readable input (lint is advisory;
 use `validate` for the hard check).
@@ -28,8 +31,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                        ("header", "the 150-byte header limit"),
                        ("actions", "the 25-element actions limit"),
                        ("blocks", "the surface's block ceiling")):
-        parser.add_argument(f"--{name}-pct", type=int, default=0, metavar="PCT",
-                            help=f"report at PCT%% of {what} (default 90)")
+        parser.add_argument(f"--{name}-pct", type=non_negative, default=0, metavar="PCT",
+                            help=f"report at PCT%% of {what} (default 90; 0 keeps it)")
     parser.add_argument("--json", action="store_true", help='print {"findings": [...]} as JSON')
 
 
@@ -37,10 +40,11 @@ def run(args: argparse.Namespace) -> int:
     """Lint and print the findings."""
     from ..blocks.lint import LintThresholds, lint
 
-    blocks = read_blocks(args.file)
     thresholds = LintThresholds(text_pct=args.text_pct, header_pct=args.header_pct,
                                 actions_pct=args.actions_pct, blocks_pct=args.blocks_pct)
-    findings = lint(blocks, surface=args.surface, thresholds=thresholds)
+    findings = [replace(f, path=prefix + f.path)
+                for prefix, blocks in read_messages(args.file)
+                for f in lint(blocks, surface=args.surface, thresholds=thresholds)]
     if args.json:
         write_json({"findings": [f.to_dict() for f in findings]})
     else:

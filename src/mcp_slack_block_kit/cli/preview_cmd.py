@@ -138,7 +138,7 @@ def _load(args: argparse.Namespace) -> Any:
         source: Any = read_text(args.file, options.max_input_bytes, label="convert")
     else:
         options = None
-        source = read_json(args.file)
+        source = read_json(args.file, hint="; for Markdown input add --markdown")
     try:
         if args.split:
             from ..messages import to_messages
@@ -157,17 +157,15 @@ def _load(args: argparse.Namespace) -> Any:
 
 
 def _urls(data: Any) -> list[str]:
-    from ..blocks.limits import PRACTICAL_URL_BUDGET
     from ..blocks.preview import preview_url
+    from .validate_cmd import is_messages
 
-    messages = data if (isinstance(data, list) and data and all(
-        isinstance(m, dict) and "blocks" in m and "type" not in m for m in data)) else [data]
+    messages = data if is_messages(data) else [data]
     urls = []
     for message in messages:
         result = preview_url(message)
-        if result.byte_size > PRACTICAL_URL_BUDGET:
-            sys.stderr.write(f"note: preview URL is {result.byte_size} bytes; "
-                             "may be unreliable above ~8KB\n")
+        if result.warning:
+            sys.stderr.write(f"note: {result.warning}\n")
         urls.append(result.url)
     return urls
 
@@ -176,6 +174,11 @@ def run(args: argparse.Namespace) -> int:
     """Print the Builder URL, or write the HTML / PNG preview; errors exit 2."""
     from ..exceptions import BlockDecodeError
 
+    for out in (args.html, args.png):
+        # Checked before any work, the same way for both: Chromium would only fail late
+        # and with a message of its own.
+        if out is not None and not Path(out).resolve().parent.is_dir():
+            raise CliError(f"write {out}: folder {Path(out).parent} does not exist")
     browser = None
     if args.png:
         browser = find_browser()

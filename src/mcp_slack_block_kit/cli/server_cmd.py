@@ -111,15 +111,16 @@ def run(args: argparse.Namespace) -> int:
     host, port = _address(addr_flag, args.http_addr or args.sse_addr) if (
         args.http_addr or args.sse_addr) else ("", 0)
 
-    from ..server._addr import is_loopback_host
+    from ..exceptions import InvalidOptionsError
+    from ..server._addr import require_allowed_hosts
 
-    if (args.http_addr or args.sse_addr) and not is_loopback_host(host) and not allowed:
-        raise CliError(f"{addr_flag} {host or '0.0.0.0'} is not a loopback address: pass "
-                       "--allowed-hosts with the host names clients use (or '*' when a "
-                       "reverse proxy checks Host), and set --http-token")
+    if args.http_addr or args.sse_addr:
+        try:  # refused before anything is set up or bound
+            require_allowed_hosts(host, allowed)
+        except InvalidOptionsError as exc:
+            raise CliError(f"{addr_flag} {exc}") from None
 
     _setup_logging()
-    from ..exceptions import InvalidOptionsError
     from ..server import create_server, run_http, run_sse, run_stdio
 
     server = create_server()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from typing import Any
 
 from ._io import CliError, add_input_argument, flush_out, read_json, write_json, write_out
@@ -13,31 +14,65 @@ examples:
   mcp-slack-block-kit validate blocks.json
   mcp-slack-block-kit validate blocks.json --surface modal --json
   mcp-slack-block-kit convert reply.md | mcp-slack-block-kit validate
+  mcp-slack-block-kit split reply.md | mcp-slack-block-kit validate
 
-Input: a JSON list of blocks or a payload {"blocks": [...]} (file or stdin).
+Input: a JSON list of blocks, a payload {"blocks": [...]}, or the array of messages
+`split` prints (each message checked on its own; paths start /<message index>).
 Output: one line per violation, `<severity> <path> <code>: <message> (hint: <hint>)`,
 or with --json the object {"valid", "errors", "warnings"}.
 Exit status: 0 valid, 1 invalid, 2 unreadable input.
 """
 
-SURFACES = ("message", "modal", "home")
+
+def is_messages(data: Any) -> bool:
+    """Whether ``data`` is the JSON array of messages ``split`` prints (each an object with
+    ``blocks`` and no ``type``) rather than a list of blocks."""
+    return isinstance(data, list) and bool(data) and all(
+        isinstance(m, dict) and "blocks" in m and "type" not in m for m in data)
 
 
-def read_blocks(path: str | None) -> list[Any]:
-    """Read a blocks list or payload from ``path``/stdin; bad JSON or blocks → ``CliError``."""
+def is_markdown_text_messages(data: Any) -> bool:
+    """Whether ``data`` is what ``split --format markdown_text`` prints."""
+    return isinstance(data, list) and bool(data) and all(
+        isinstance(m, dict) and isinstance(m.get("markdown_text"), str)
+        and "blocks" not in m and "type" not in m for m in data)
+
+
+def read_messages(path: str | None) -> list[tuple[str, list[Any]]]:
+    """``messages_of`` the JSON read from ``path``/stdin."""
+    return messages_of(read_json(path))
+
+
+def messages_of(data: Any) -> list[tuple[str, list[Any]]]:
+    """Block Kit JSON as ``(pointer prefix, blocks)`` per message.
+
+    A list of blocks or a payload is one message with prefix ``""``; the array ``split``
+    prints is one entry per message, prefixed ``/<index>`` so that a violation's path
+    (``/blocks/…``) becomes a JSON pointer into that array. Bad JSON or blocks → ``CliError``.
+    """
     from ..blocks.shape import decode_blocks
     from ..exceptions import BlockDecodeError
 
-    data = read_json(path)
-    try:
-        return decode_blocks(data)
-    except BlockDecodeError as exc:
-        raise CliError(f"invalid input: {exc}") from None
+    if is_markdown_text_messages(data):
+        raise CliError("invalid input: markdown_text messages hold no blocks to check "
+                       "(split them without --format markdown_text)")
+    messages = list(enumerate(data)) if is_messages(data) else [(None, data)]
+    out = []
+    for index, message in messages:
+        try:
+            out.append(("" if index is None else f"/{index}", decode_blocks(message)))
+        except BlockDecodeError as exc:
+            where = "" if index is None else f"message {index}: "
+            raise CliError(f"invalid input: {where}{exc}") from None
+    return out
 
 
 def add_surface_flag(parser: argparse.ArgumentParser) -> None:
     """``--surface message|modal|home`` (block ceiling 50 or 100)."""
-    parser.add_argument("--surface", choices=SURFACES, default="message",
+    from ..blocks.validate import Surface  # validate and lint load it to run anyway
+
+    parser.add_argument("--surface", choices=[s.value for s in Surface],
+                        default=Surface.MESSAGE.value,
                         help="block ceiling: 50 for message (default), 100 for modal and home")
 
 
@@ -53,20 +88,29 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Validate and report; exit 1 when the payload is invalid."""
+    """Validate and report; exit 1 when the payload (or any of the messages) is invalid."""
     from ..blocks.validate import validate
 
-    blocks = read_blocks(args.file)
-    result = validate(blocks, surface=args.surface, strict=args.strict)
+    errors: list[Any] = []
+    warnings: list[Any] = []
+    messages = read_messages(args.file)
+    for prefix, blocks in messages:
+        result = validate(blocks, surface=args.surface, strict=args.strict)
+        errors += [replace(v, path=prefix + v.path) for v in result.errors]
+        warnings += [replace(v, path=prefix + v.path) for v in result.warnings]
+    valid = not errors
     if args.json:
-        write_json(result.to_dict())
+        write_json({"valid": valid, "errors": [v.to_dict() for v in errors],
+                    "warnings": [v.to_dict() for v in warnings]})
     else:
-        out = "".join(f"{v}\n" for v in result.errors + result.warnings)
-        write_out(out)
+        write_out("".join(f"{v}\n" for v in errors + warnings))
         flush_out()
-        n_err, n_warn = len(result.errors), len(result.warnings)
-        summary = "valid" if result.valid else "invalid"
-        sys.stderr.write(f"{summary}: {len(blocks)} blocks, {n_err} error"
-                         f"{'' if n_err == 1 else 's'}, {n_warn} warning"
-                         f"{'' if n_warn == 1 else 's'}\n")
-    return 0 if result.valid else 1
+        n_blocks = sum(len(blocks) for _, blocks in messages)
+        count = (f"{len(messages)} messages, " if messages[0][0] else "")
+        sys.stderr.write(f"{'valid' if valid else 'invalid'}: {count}{_n(n_blocks, 'block')}, "
+                         f"{_n(len(errors), 'error')}, {_n(len(warnings), 'warning')}\n")
+    return 0 if valid else 1
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"

@@ -10,8 +10,8 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from ..blocks.fallback import derive_text_fallback
     from .core import ConversionResult, Converter, convert
-    from .fallback import derive_text_fallback
     from .options import Mode, Options, default_options
 
 # Public name -> submodule that defines it.
@@ -19,7 +19,7 @@ _EXPORTS = {
     "ConversionResult": ".core",
     "Converter": ".core",
     "convert": ".core",
-    "derive_text_fallback": ".fallback",
+    "derive_text_fallback": "..blocks.fallback",
     "Mode": ".options",
     "Options": ".options",
     "default_options": ".options",

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from ..blocks.budget import message_overflow, overflow_warning
+from ..blocks.fallback import derive_text_fallback
 from ..blocks.limits import MAX_MARKDOWN_BLOCK_SUM
 from ..exceptions import (
     ConversionError,
@@ -18,7 +20,6 @@ from ..exceptions import (
 )
 from ..normalizer import normalize
 from .auto import pick_markdown_block
-from .fallback import derive_text_fallback
 from .markdown_block import emit_markdown
 from .nodes import Document
 from .options import Mode, Options
@@ -150,6 +151,9 @@ class Converter:
             # The walkers recurse once per nesting level; only a max_nesting_depth set far
             # above the default can get here.
             raise InputTooDeeplyNestedError(doc.depth, opts.max_nesting_depth) from None
+        # to_messages (and the MCP tool, which posts its messages) split what does not fit.
+        if not for_messages and (overflow := message_overflow(blocks)):
+            warnings.append(overflow_warning(overflow))
         return ConversionResult(
             blocks, warnings, repairs,
             derive_text_fallback(blocks, allow_broadcasts=opts.allow_broadcasts),

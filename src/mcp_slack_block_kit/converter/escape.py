@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from .._entities import PARTIAL_ENTITY, escape_text
 from .mentions import trusted_tokens
 
 if TYPE_CHECKING:
@@ -18,21 +18,6 @@ __all__ = [
     "escape_text",
     "policy_escaper",
 ]
-
-# The start of an `&…;` entity cut off at the end of a text (a cut backs up before it, so
-# no half entity is left).
-PARTIAL_ENTITY = re.compile(r"&[A-Za-z0-9#]{0,5}\Z")
-
-
-def escape_text(text: str) -> str:
-    """Entity-escape ``&``, ``<`` and ``>`` (``&`` first, so nothing is escaped twice)."""
-    if "&" in text:
-        text = text.replace("&", "&amp;")
-    if "<" in text:
-        text = text.replace("<", "&lt;")
-    if ">" in text:
-        text = text.replace(">", "&gt;")
-    return text
 
 
 def _escape_keeping_trusted(text: str) -> str:

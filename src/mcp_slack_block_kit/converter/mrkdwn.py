@@ -8,20 +8,18 @@ escaped per policy, one construct per section, cut at ``paragraph_char_limit`` b
 
 from __future__ import annotations
 
-import re
-from bisect import bisect_right
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..blocks.fenced import cut_fenced
 from ..blocks.limits import (
     MAX_HEADER_TEXT_CHARS,
     MAX_IMAGE_ALT_TEXT_CHARS,
     MAX_IMAGE_TITLE_CHARS,
     MAX_IMAGE_URL_CHARS,
 )
-from ..blocks.split import _PARAGRAPH_CUT, _SENTENCE_CUT, _WORD_CUT, split_text
 from ..exceptions import ConversionError
-from .escape import PARTIAL_ENTITY, policy_escaper
+from .escape import policy_escaper
 from .inline import InlineRenderer
 from .mentions import HANDLE_RE, resolve_handle
 from .nodes import (
@@ -71,12 +69,6 @@ _URL_ESCAPES = str.maketrans({
 })
 _MARKS = {EMPHASIS: "_", STRONG: "*", STRIKE: "~"}
 _FENCE = "```"
-_FENCE_BYTES = re.compile(re.escape(_FENCE.encode()))
-_QUOTED_FENCE = "> " + _FENCE
-_BLANK = frozenset(b" \t\n\r\f\v")
-# Prose cuts in order of preference, as split_text makes them (after a paragraph break,
-# a sentence end, a word).
-_PROSE_CUTS = (_PARAGRAPH_CUT, _SENTENCE_CUT, _WORD_CUT)
 
 
 def heading_section_text(text: str, escape: Callable[[str], str], limit: int) -> str:
@@ -295,7 +287,7 @@ class _Walker:
             return
         limit = self.limit
         if len(text) * 4 > limit and len(text.encode("utf-8")) > limit:
-            pieces = _cut(text, limit)
+            pieces = cut_fenced(text, limit, "mrkdwn")
         else:
             pieces = [text]
         for piece in pieces:
@@ -353,157 +345,6 @@ class _Walker:
                     else:
                         self.sections(segment, out)
         return out
-
-
-def _blen(text: str) -> int:
-    return len(text) if text.isascii() else len(text.encode("utf-8"))
-
-
-def _cut(text: str, limit: int) -> list[str]:
-    """Cut ``text`` into pieces of at most ``limit`` bytes.
-
-    Prose is cut at the last paragraph, else sentence, else word boundary that fits. Code
-    (inside a ````` fence) is cut at the last line end that fits, and inside a line only
-    when that line alone is longer than a piece; each piece of a cut code block is a code
-    block of its own (closed at the cut, reopened, with its ``> `` quote marker, in the
-    next piece). A cut never splits a code point, and backs off before a partial ``&…;``
-    entity or an unclosed ``<…>`` token when it can.
-    """
-    marker = "> " if _QUOTED_FENCE in text else ""
-    # Room for the "\n```" that closes a piece cut inside code (with the quote marker).
-    closing = len(marker) + len(_FENCE) + 1
-    # Below a few dozen bytes there is no room to reopen fences; cut the text as it is.
-    # (A reopening "```\n" takes as much again, plus a marker before the rest of a quoted
-    # line cut in the middle.)
-    fenced = _FENCE in text and limit >= 4 * (2 * closing + len(marker))
-    pieces: list[str] = []
-    pos = 0  # where the text not yet in a piece starts
-    remaining = _blen(text)
-    reopen = ""  # the fence line that reopens the code block cut at the last piece's end
-    # Terminates: every pass moves ``pos`` past a non-empty ``head`` (the reopened fence
-    # goes into the next piece, never back into the text), so what is left of the text
-    # shrinks by at least one character per pass.
-    while len(reopen) + remaining > limit:
-        if fenced:
-            size = limit - len(reopen) - closing
-            head, close, reopen_next = _fenced_head(text, pos, size, reopen)
-        else:
-            head, close, reopen_next = _plain_head(text, pos, limit), "", ""
-        pos += len(head)
-        remaining -= _blen(head)
-        pieces.append(reopen + head + close)
-        reopen = reopen_next
-    pieces.append(reopen + text[pos:])
-    return pieces
-
-
-def _plain_head(text: str, pos: int, size: int) -> str:
-    """The first piece of ``text[pos:]`` cut as prose (never empty)."""
-    head = split_text(text[pos : pos + size + 1], size)[0]
-    if _blen(head) > size:  # one code point wider than the limit
-        head = text[pos]
-    return _back_off(head) or head
-
-
-def _fenced_head(text: str, pos: int, size: int, reopen: str) -> tuple[str, str, str]:
-    """The first piece of ``text[pos:]`` (≤ ``size`` bytes, never empty), the fence that
-    closes it and the one that reopens the block in the next piece ("" and "" when it ends
-    outside code); ``reopen`` is what the piece starts with when it continues a block."""
-    inside = bool(reopen)
-    # The caller cuts only text longer than ``size`` bytes, so ``data[size]`` exists.
-    data = text[pos : pos + size + 1].encode("utf-8")
-    hi = size
-    while (data[hi] & 0xC0) == 0x80:  # back to the first byte of a code point
-        hi -= 1
-    fences = [m.start() for m in _FENCE_BYTES.finditer(data, 0, hi)]
-    ends = [f + len(_FENCE) for f in fences]
-
-    def outside(cut: int) -> bool:  # no code block open at ``cut``
-        return inside == (bisect_right(ends, cut) % 2 == 1)
-
-    # The code stretches of the window: (start of its first line of code, end).
-    code: list[tuple[int, int]] = []
-    start = 0 if inside else -1
-    for f in fences:
-        if start >= 0:
-            code.append((start, f))
-            start = -1
-        else:  # an opener: its code starts on the next line
-            eol = data.find(b"\n", f + len(_FENCE), hi)
-            start = eol + 1 if eol >= 0 else hi
-    if start >= 0:
-        code.append((start, hi))
-    # Best: a line end in code after some visible code, the end of a code block's closing
-    # line, or a paragraph break in prose; then a sentence end, then a word (in prose).
-    best = 0
-    for first, stop in code:
-        nl = data.rfind(b"\n", _first_visible(data, first, stop), stop)
-        if nl >= 0:
-            best = nl + 1
-    for f, e in zip(fences, ends, strict=True):
-        eol = data.find(b"\n", e, hi)
-        if eol >= 0 and not outside(f) and outside(eol + 1):
-            best = max(best, eol + 1)
-    in_code = best > 0 and not outside(best)
-    for pattern in _PROSE_CUTS:
-        for m in pattern.finditer(data, 0, hi + 1):  # one byte more for the look-ahead
-            cut = m.end()
-            if best < cut <= hi and outside(cut) and not _after_quote_marker(data, cut):
-                best, in_code = cut, False
-        if best:
-            break
-    if best:
-        head = data[:best].decode("utf-8")
-        floor = len(head) if in_code else 0  # a line end in code needs no back-off
-    else:
-        # No boundary fits: a line longer than a piece is cut inside, as late as it can be.
-        head = data[:hi].decode("utf-8")
-        floor = 0
-        if code and code[-1][1] == hi:  # keep part of the code line in this piece
-            floor = len(data[: _first_visible(data, code[-1][0], hi)].decode("utf-8"))
-        run = len(head) - len(head.rstrip("`"))
-        if run and text.startswith("`", pos + len(head)) and len(head) - run > floor:
-            head = head[:-run]  # never cut a run of backticks: it may be a fence
-    backed = _back_off(head)
-    if len(backed) > floor and _FENCE not in head[len(backed):]:
-        head = backed
-    # Still inside a code block at the cut: close it here (with the opener's quote marker).
-    if head.count(_FENCE) % 2 == (0 if inside else 1):
-        at = head.rfind(_FENCE)
-        if at >= 0:
-            quote = "> " if head[head.rfind("\n", 0, at) + 1 : at] == "> " else ""
-        else:
-            quote = "> " if reopen.startswith("> ") else ""
-        closer = quote + _FENCE
-        if text.startswith(closer, pos + len(head)):
-            return head + closer, "", ""  # the block ends right here: take its own closer
-        if head.endswith("\n"):
-            return head, closer, closer + "\n"
-        # Cut inside a line: its rest starts the next piece, behind the quote marker.
-        return head, "\n" + closer, closer + "\n" + quote
-    return head, "", ""
-
-
-def _first_visible(data: bytes, start: int, stop: int) -> int:
-    """The index of the first byte in ``data[start:stop]`` that is not white space."""
-    return next((i for i in range(start, stop) if data[i] not in _BLANK), stop)
-
-
-def _after_quote_marker(data: bytes, cut: int) -> bool:
-    """``cut`` follows nothing but a line's ``> `` quote marker (a piece would end empty)."""
-    return data[cut - 2:cut] == b"> " and (cut == 2 or data[cut - 3] == 0x0A)
-
-
-def _back_off(head: str) -> str:
-    """``head`` without a trailing partial entity or unclosed ``<…`` token ("" if nothing
-    would remain)."""
-    open_at = head.rfind("<")
-    if open_at > 0 and head.rfind(">") < open_at:
-        return head[:open_at]
-    partial = PARTIAL_ENTITY.search(head)
-    if partial is not None and partial.start() > 0:
-        return head[: partial.start()]
-    return ""
 
 
 def render_section_mrkdwn(doc: Document, options: Options) -> list[Block]:

@@ -26,7 +26,7 @@ __all__ = ["Mode", "Options", "default_options", "options_from_mapping"]
 
 
 class Mode(str, Enum):
-    """How Markdown becomes blocks (converter spec §3)."""
+    """How Markdown becomes blocks (the README's "Modes" section compares them)."""
 
     AUTO = "auto"
     RICH_TEXT = "rich_text"
@@ -78,26 +78,27 @@ class Options:
             set_(self, "mode", Mode(mode))
         except ValueError:
             raise InvalidOptionsError(
-                f"converter: invalid Mode {_q(str(mode))} "
-                "(want auto|rich_text|markdown_block|section_mrkdwn)"
+                f"converter: invalid mode {_q(str(mode))} "
+                f"(choose from {', '.join(m.value for m in Mode)})"
             ) from None
         if not isinstance(self.block_id_prefix, str):
-            raise InvalidOptionsError("converter: BlockIDPrefix must be a string")
+            raise InvalidOptionsError("converter: block_id_prefix must be a string")
         n = len(self.block_id_prefix.encode("utf-8", "surrogatepass"))
         if n > _MAX_PREFIX:
             raise InvalidOptionsError(
-                f"converter: BlockIDPrefix length {n} leaves no room for sequence suffix"
+                f"converter: block_id_prefix is {n} bytes, which leaves no room for the block "
+                f"number (at most {_MAX_PREFIX} bytes)"
             )
         set_(self, "max_blocks_per_chunk", _ranged(
-            "MaxBlocksPerChunk", self.max_blocks_per_chunk,
+            "max_blocks_per_chunk", self.max_blocks_per_chunk,
             DEFAULT_MAX_BLOCKS_PER_CHUNK, MAX_BLOCKS_PER_MESSAGE))
         set_(self, "paragraph_char_limit", _ranged(
-            "ParagraphCharLimit", self.paragraph_char_limit,
+            "paragraph_char_limit", self.paragraph_char_limit,
             DEFAULT_PARAGRAPH_CHAR_LIMIT, MAX_SECTION_TEXT_CHARS))
         set_(self, "max_input_bytes", _non_negative(
-            "MaxInputBytes", self.max_input_bytes, DEFAULT_MAX_INPUT_BYTES))
+            "max_input_bytes", self.max_input_bytes, DEFAULT_MAX_INPUT_BYTES))
         set_(self, "max_nesting_depth", _non_negative(
-            "MaxNestingDepth", self.max_nesting_depth, DEFAULT_MAX_NESTING_DEPTH))
+            "max_nesting_depth", self.max_nesting_depth, DEFAULT_MAX_NESTING_DEPTH))
         for name in ("emit_standalone_link_as_button", "allow_broadcasts",
                      "preserve_mention_tokens", "enable_tables", "prefer_rich_text",
                      "decode_html_entities", "repair_mismatched_emphasis"):
@@ -141,21 +142,21 @@ class _FrozenMap(dict[str, str]):
 
 def _checked_mention_map(mapping: object) -> Mapping[str, str]:
     if not isinstance(mapping, Mapping):
-        raise InvalidOptionsError("converter: MentionMap must be a mapping of handle to Slack ID")
+        raise InvalidOptionsError("converter: mention_map must be a mapping of handle to Slack ID")
     for handle, value in mapping.items():
         if not isinstance(handle, str) or not isinstance(value, str):
             raise InvalidOptionsError(
-                "converter: MentionMap keys and values must be strings")
+                "converter: mention_map keys and values must be strings")
         if not _MENTION_ID.match(value):
             raise InvalidOptionsError(
-                f"converter: MentionMap[{_q(handle)}] = {_q(value)} is not a Slack user "
+                f"converter: mention_map[{_q(handle)}] = {_q(value)} is not a Slack user "
                 "(U…/W…), channel (C…) or user group (S…) ID"
             )
     return _FrozenMap(mapping)
 
 
 def default_options() -> Options:
-    """Return an ``Options`` with every default of the converter spec §2."""
+    """Return an ``Options`` with every default."""
     return Options()
 
 

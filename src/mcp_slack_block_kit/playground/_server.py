@@ -14,13 +14,13 @@ from typing import Any, Final
 
 from ..blocks.limits import DEFAULT_MAX_INPUT_BYTES
 from ..exceptions import SlackBlockKitError
-from ..server._addr import host_header_name
+from ..server._addr import LOOPBACK_ADDRESS, host_header_name, loopback_names
 from ._api import render_request, stream_request
 from ._page import APP_JS, PAGE_HTML
 
 __all__ = ["LOOPBACK", "MAX_BODY_BYTES", "REQUEST_TIMEOUT", "PlaygroundServer", "make_server"]
 
-LOOPBACK: Final = "127.0.0.1"
+LOOPBACK: Final = LOOPBACK_ADDRESS
 # JSON escaping can make a request several times larger than its Markdown; 4x the
 # converter's input cap is 1 MiB, the same cap as the MCP HTTP transports.
 MAX_BODY_BYTES: Final = 4 * DEFAULT_MAX_INPUT_BYTES
@@ -95,8 +95,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _host_ok(self) -> bool:
         # DNS-rebinding guard: a page on another site that resolves its name to 127.0.0.1
         # still sends its own Host header, so only loopback names are served.
-        host = host_header_name(self.headers.get("Host") or "")
-        return host in ("127.0.0.1", "localhost", "[::1]")
+        return host_header_name(self.headers.get("Host") or "") in loopback_names(LOOPBACK)
 
     def do_GET(self) -> None:
         self._request_read()

@@ -36,8 +36,8 @@ DEFAULT_PORT = 8080
 
 
 def _host_port(host: str, port: int | None) -> tuple[str, int]:
-    """``(host, port)``, also accepting ``host="HOST:PORT"`` with ``port=None`` (tools.md
-    §11.6 spells the address as one string)."""
+    """``(host, port)``, also accepting ``host="HOST:PORT"`` with ``port=None`` (the address
+    as the CLI's ``--http-addr`` spells it)."""
     if port is not None:
         return host, port
     try:
@@ -67,7 +67,7 @@ async def serve_http(server: MCPServer, host: str = "127.0.0.1", port: int | Non
                      session_idle_timeout: float | None = None,
                      max_sessions: int | None = None) -> None:
     """Serve streamable HTTP at ``http://host:port/mcp`` (async form of ``run_http``)."""
-    from .http import serve_http as _serve
+    from ._runner import serve_http as _serve
 
     await _serve(server, *_host_port(host, port), token, stateless=stateless,
                  allowed_hosts=allowed_hosts, ready=ready, read_timeout=read_timeout,
@@ -78,7 +78,7 @@ async def serve_sse(server: MCPServer, host: str = "127.0.0.1", port: int | None
                     token: str | None = None, *, allowed_hosts: Sequence[str] | None = None,
                     ready: _Ready | None = None, read_timeout: float | None = None) -> None:
     """Serve legacy HTTP+SSE, stream at ``GET /`` (async form of ``run_sse``)."""
-    from .http import serve_sse as _serve
+    from ._runner import serve_sse as _serve
 
     await _serve(server, *_host_port(host, port), token, allowed_hosts=allowed_hosts,
                  ready=ready, read_timeout=read_timeout)

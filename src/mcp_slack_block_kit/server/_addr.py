@@ -1,12 +1,23 @@
-"""``HOST:PORT`` parsing and loopback detection for the HTTP transports (no DNS look-ups)."""
+"""``HOST:PORT`` parsing and the one loopback rule of every server in the package.
+
+The MCP HTTP transports, the CLI's ``server`` command and the playground all decide here
+which addresses are loopback (no DNS look-ups), which ``Host`` names a loopback server
+answers to (DNS-rebinding protection), and that a server reachable beyond this machine
+needs the host names its clients use.
+"""
 
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Sequence
 
-__all__ = ["LOOPBACK_HOSTS", "host_header_name", "is_loopback", "is_loopback_host",
-           "split_host_port"]
+from ..exceptions import InvalidOptionsError
 
+__all__ = ["LOOPBACK_ADDRESS", "LOOPBACK_HOSTS", "host_header_name", "is_loopback",
+           "is_loopback_host", "loopback_names", "require_allowed_hosts", "split_host_port"]
+
+# Where the package's servers listen unless told otherwise.
+LOOPBACK_ADDRESS = "127.0.0.1"
 # Host names a loopback bind answers to (DNS-rebinding protection allows only these).
 LOOPBACK_HOSTS: tuple[str, ...] = ("127.0.0.1", "localhost", "[::1]")
 
@@ -50,6 +61,31 @@ def is_loopback(addr: str) -> bool:
     except ValueError:
         return False
     return is_loopback_host(host)
+
+
+def loopback_names(host: str) -> list[str]:
+    """The ``Host`` names (without port) a server bound to ``host`` answers to when ``host``
+    is a loopback address: ``LOOPBACK_HOSTS`` plus the bound literal (``127.0.0.5``,
+    ``[::1]``). ``[]`` for any other address: its names are the caller's allowed hosts."""
+    if not is_loopback_host(host):
+        return []
+    names = list(LOOPBACK_HOSTS)
+    literal = f"[{host}]" if ":" in host else host
+    if literal.lower() not in names:
+        names.append(literal)
+    return names
+
+
+def require_allowed_hosts(host: str, allowed_hosts: Sequence[str] | None) -> None:
+    """Refuse to bind a non-loopback ``host`` without ``allowed_hosts``: the DNS-rebinding
+    check needs the names clients use (``["*"]`` leaves it to a proxy). Raises
+    ``InvalidOptionsError``."""
+    if is_loopback_host(host) or any(h.strip() for h in allowed_hosts or ()):
+        return
+    raise InvalidOptionsError(
+        f"{host or '0.0.0.0'} is not a loopback address: binding it requires allowed hosts "
+        "(--allowed-hosts NAME[,NAME...]: the host names clients use, or '*' when a reverse "
+        "proxy checks Host), and it should have a token (--http-token)")
 
 
 def host_header_name(value: str) -> str | None:

@@ -1,4 +1,4 @@
-"""Assemble the MCP server: six tools, the cheat-sheet resource and the prompt (tools.md §1)."""
+"""Assemble the MCP server: six tools, the cheat-sheet resource and the prompt."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from importlib import resources
 from mcp.server.mcpserver import MCPServer
 
 from .._version import __version__
+from .arguments import make_tool
 from .prompt import build_prompt
-from .tools import TOOLS, make_tool
+from .tools import TOOLS
 
 __all__ = ["CHEATSHEET_URI", "SERVER_NAME", "create_server", "read_cheatsheet"]
 
@@ -41,7 +42,8 @@ def create_server(version: str | None = None) -> MCPServer:
         version=__version__ if version is None else version,
         # The CLI configures logging first; the SDK only adds a handler when none exists.
         log_level="WARNING",
-        tools=[make_tool(spec) for spec in TOOLS],
+        tools=[make_tool(spec["fn"], name=spec["name"], title=spec["title"],
+                         structured=spec["structured"]) for spec in TOOLS],
     )
 
     @server.resource(CHEATSHEET_URI, name=CHEATSHEET_NAME, title=CHEATSHEET_TITLE,

@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 import os
 import selectors
-import signal
 import sys
 from collections import Counter
 from types import TracebackType
@@ -23,6 +22,7 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 
 from .._version import __version__
+from ._signals import stop_on_signal
 
 __all__ = ["EOF_DRAIN_TIMEOUT", "MAX_LINE_BYTES", "serve_stdio"]
 
@@ -266,6 +266,17 @@ def _closed(stream: Any) -> bool:
     return False
 
 
+def _session_runner(server: MCPServer) -> Any:
+    """The SDK object that runs one session of ``server`` on a pair of streams.
+
+    ``MCPServer.run_stdio_async`` does the same with the SDK's own threaded stdin reader,
+    which a signal cannot interrupt, and without the EOF drain. mcp 2.x offers no public way
+    to run an ``MCPServer`` on other streams: its own in-memory client transport reads this
+    same attribute (marked there to become public). This is the one place that touches it.
+    """
+    return server._lowlevel_server
+
+
 async def _run(server: MCPServer) -> None:
     if _closed(sys.stdin):
         log.info("stdin is closed: nothing to serve")
@@ -277,10 +288,7 @@ async def _run(server: MCPServer) -> None:
     outstanding = _Outstanding()
     try:
         async with stdio_server(stdin=reader) as (read_stream, write_stream):  # type: ignore[arg-type]
-            # MCPServer.run_stdio_async does this with the SDK's threaded reader and no EOF
-            # drain; the SDK offers no public way to run an MCPServer on given streams (its
-            # own in-memory transport reads the same attribute).
-            lowlevel: Any = server._lowlevel_server
+            lowlevel = _session_runner(server)
             await lowlevel.run(_Answering(read_stream, write_stream, outstanding),
                                _Recording(write_stream, outstanding),
                                lowlevel.create_initialization_options())
@@ -292,22 +300,10 @@ async def _run(server: MCPServer) -> None:
 async def serve_stdio(server: MCPServer) -> None:
     """Serve ``server`` on stdin/stdout until stdin closes or SIGINT/SIGTERM arrives.
 
-    Returns normally in every one of those cases (the CLI then exits with status 0).
+    Returns normally in every one of those cases (the CLI then exits with status 0); a
+    signal stops it at once.
     """
     log.info("mcp-slack-block-kit %s: stdio transport", __version__)
-    async with anyio.create_task_group() as tg:
-
-        async def stop_on_signal() -> None:
-            try:
-                receiver = anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM)
-                with receiver as signals:
-                    async for _ in signals:
-                        log.info("signal received: shutting down")
-                        tg.cancel_scope.cancel()
-                        return
-            except (ValueError, RuntimeError, NotImplementedError):
-                return  # not the main thread, or no signal support: embedded use
-
-        tg.start_soon(stop_on_signal)
-        await _run(server)
-        tg.cancel_scope.cancel()
+    with anyio.CancelScope() as scope:
+        async with stop_on_signal(scope.cancel):
+            await _run(server)

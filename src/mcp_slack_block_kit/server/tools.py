@@ -1,220 +1,52 @@
-"""The six MCP tools: argument mapping onto the public API, results as structured content."""
+"""The six MCP tools: each maps its arguments onto the public API and shapes the result.
+
+The argument types and result shapes are in ``schemas``, the decoding of argument values in
+``arguments``; a tool body only calls the library. Errors are returned as one-line
+``isError`` results, never raised.
+"""
 
 from __future__ import annotations
 
-import inspect
-import json
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Annotated, Any, cast
+from typing import Annotated, Any
 
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp.server.mcpserver.tools import Tool
-from mcp.types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, WithJsonSchema
-from typing_extensions import NotRequired, TypedDict
+from mcp.types import CallToolResult
+from pydantic import Field, WithJsonSchema
+from typing_extensions import TypedDict
 
 from ..blocks.limits import MAX_BLOCKS_PER_MESSAGE
-from ..exceptions import BlockDecodeError, InvalidOptionsError, SlackBlockKitError
+from ..exceptions import InvalidOptionsError, SlackBlockKitError
+from .arguments import (
+    ToolInputError,
+    blocks_argument,
+    html_wanted,
+    message_format,
+    split_argument,
+    surface_argument,
+)
+from .results import error, ok, ok_text
+from .schemas import (
+    BlocksArg,
+    LintOutput,
+    LintThresholdsInput,
+    PayloadArg,
+    PreviewOutput,
+    ReverseOutput,
+    SplitOutput,
+    SurfaceArg,
+    ValidateOutput,
+)
 
-if TYPE_CHECKING:
-    from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
-
-__all__ = ["TOOLS", "StrictTool", "ToolSpec", "decode_blocks_input", "make_tool"]
+__all__ = ["MARKDOWN_BLOCK_TOO_LONG_WARNING", "TOOLS", "ToolSpec"]
 
 Block = dict[str, Any]
 
-# --------------------------------------------------------------------------- output shapes
-# Key order in each TypedDict is the key order of the serialised result (tools.md tables).
+MARKDOWN_BLOCK_TOO_LONG_WARNING = (
+    "mode markdown_block: the text is over the 12,000 bytes one `markdown` block holds, so it "
+    "was converted as rich_text")
 
-
-class MessageOutput(TypedDict):
-    """One message of a reply too long for one: post it as chat.postMessage(**message)."""
-
-    blocks: Annotated[list[Block], Field(description="This message's blocks: blocks=.")]
-    text: Annotated[str, Field(description="This message's notification text: text=.")]
-
-
-class ConvertOutput(TypedDict):
-    """Result of convert_markdown_to_block_kit: one JSON object, sent as the result's text.
-
-    Exactly one of ``blocks`` (the reply fits one message) and ``messages`` is present.
-    """
-
-    blocks: NotRequired[Annotated[list[Block], Field(
-        description="The reply as one message: post as blocks=. Absent when messages is "
-                    "present.")]]
-    messages: NotRequired[Annotated[list[MessageOutput], Field(
-        description="The reply as several messages (or with split=\"messages\"), in order: "
-                    "post each as chat.postMessage(**message). Absent when blocks is present.")]]
-    preview_url: NotRequired[Annotated[str, Field(
-        description="Block Kit Builder link; only with return_preview_url=true and when it "
-                    "fits in 8 KB.")]]
-    preview_byte_size: NotRequired[Annotated[int, Field(
-        description="Byte length of preview_url.")]]
-    text_fallback: NotRequired[Annotated[str, Field(
-        description="With blocks only: the notification text, post as text=; '' when none.")]]
-    warnings: Annotated[list[str], Field(description="Non-fatal notes; [] when none.")]
-
-
-class ViolationOutput(TypedDict):
-    """One validator violation or lint finding."""
-
-    severity: Annotated[str, Field(description="error or warning")]
-    path: Annotated[str, Field(description="JSON pointer, e.g. /blocks/3/text/text")]
-    code: Annotated[str, Field(description="Stable rule code")]
-    message: str
-    hint: NotRequired[Annotated[str, Field(description="How to fix it (omitted when empty)")]]
-
-
-class ValidateOutput(TypedDict):
-    """Result of validate_block_kit."""
-
-    valid: Annotated[bool, Field(description="True iff errors is empty")]
-    errors: list[ViolationOutput]
-    warnings: list[ViolationOutput]
-
-
-class LintOutput(TypedDict):
-    """Result of lint_block_kit."""
-
-    findings: Annotated[list[ViolationOutput], Field(description="Advisory findings; [] when none")]
-
-
-class PreviewOutput(TypedDict):
-    """Result of preview_block_kit."""
-
-    preview_url: Annotated[str, Field(description="Block Kit Builder link")]
-    byte_size: Annotated[int, Field(description="Length of preview_url in bytes")]
-    truncated: Annotated[bool, Field(
-        description="True when byte_size > 8192 (the URL is still returned whole)")]
-    html: NotRequired[Annotated[str, Field(
-        description="Self-contained offline HTML preview page (format html or both)")]]
-
-
-class SplitOutput(TypedDict):
-    """Result of split_blocks."""
-
-    chunks: Annotated[list[list[Block]], Field(description="Slack-compliant messages of blocks")]
-    chunk_count: Annotated[int, Field(description="len(chunks)")]
-
-
-class ReverseOutput(TypedDict):
-    """Result of block_kit_to_markdown."""
-
-    markdown: str
-    warnings: NotRequired[Annotated[list[str], Field(
-        description="De-duplicated notes on lossy conversions (omitted when none)")]]
-
-
-class LintThresholdsInput(BaseModel):
-    """Near-limit thresholds in percent; 0 or absent means 90, values are clamped to 0-100."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    text_pct: int = Field(0, description="% of the 3,000-byte section text limit (default 90)")
-    header_pct: int = Field(0, description="% of the 150-byte header text limit (default 90)")
-    actions_pct: int = Field(0, description="% of the 25-element actions limit (default 90)")
-    blocks_pct: int = Field(0, description="% of the surface's block ceiling (default 90)")
-
-
-# --------------------------------------------------------------------------- helpers
-
-
-class ToolInputError(Exception):
-    """A tool argument that is well-formed JSON but unusable; its text is the whole message."""
-
-
-def _compact(value: Mapping[str, Any]) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-def _ok(value: Mapping[str, Any]) -> CallToolResult:
-    return CallToolResult(content=[TextContent(type="text", text=_compact(value))],
-                          structured_content=dict(value))
-
-
-def _ok_text(value: Mapping[str, Any]) -> CallToolResult:
-    """The result object as JSON text only. The convert result is mostly blocks, and sending
-    them a second time as structuredContent would double what every client receives; the
-    text item is the one every client reads."""
-    return CallToolResult(content=[TextContent(type="text", text=_compact(value))])
-
-
-def _error(message: str) -> CallToolResult:
-    # Returned, not raised: the SDK would prefix a raised error's text (tools.md §2.2).
-    return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
-
-
-def _q(value: str) -> str:
-    """Quote a value JSON-style for error messages."""
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _is_empty(value: object) -> bool:
-    return value is None or (isinstance(value, list | dict) and not value)
-
-
-def decode_blocks_input(blocks: list[Any] | None, payload: Mapping[str, Any] | None) -> list[Block]:
-    """Pick and shape-check the blocks of a ``blocks`` / ``payload`` pair (tools.md §2.4).
-
-    Raises ``ToolInputError`` carrying the exact tool error message.
-    """
-    from ..blocks.shape import check_blocks
-
-    if _is_empty(blocks) and _is_empty(payload):
-        raise ToolInputError("invalid input: provide either `blocks` or `payload` in input")
-    if not _is_empty(blocks):
-        chosen: Any = blocks
-    else:
-        assert payload is not None
-        chosen = payload.get("blocks")
-        if not isinstance(chosen, list):
-            raise ToolInputError('invalid input: payload has no "blocks" array')
-    try:
-        return check_blocks(chosen)
-    except BlockDecodeError as exc:
-        raise ToolInputError(f"invalid input: {exc}") from None
-
-
-_SURFACES = ("message", "modal", "home")
-
-
-def _surface(value: str) -> str:
-    if value == "":
-        return "message"
-    if value not in _SURFACES:
-        raise ToolInputError(
-            f"invalid input: invalid surface {_q(value)} (want message, modal, or home)")
-    return value
-
-
-def _violation(item: Any) -> dict[str, Any]:
-    """A Violation / Finding as its JSON object (``hint`` omitted when empty)."""
-    severity = item.severity
-    out: dict[str, Any] = {
-        "severity": str(getattr(severity, "value", severity)),
-        "path": item.path,
-        "code": item.code,
-        "message": item.message,
-    }
-    if item.hint:
-        out["hint"] = item.hint
-    return out
-
-
-# --------------------------------------------------------------------------- field types
-
-_BlocksArg = Annotated[list[dict[str, Any]] | None, Field(
-    description="The Block Kit blocks array itself. Give either blocks or payload; "
-                "when blocks is non-empty, payload is ignored.")]
-_PayloadArg = Annotated[dict[str, Any] | None, Field(
-    description="A whole chat.postMessage-style payload; its `blocks` array is used "
-                "(only when `blocks` is absent or empty).")]
-_SurfaceArg = Annotated[str, Field(
-    description='Where the blocks will be shown: "message" (default, "" also means message; '
-                "50-block ceiling), \"modal\" or \"home\" (100-block ceiling).")]
-
-# --------------------------------------------------------------------------- tools
+# Preview failures are not expected (the blocks are the library's own); if one happens the
+# tool still answers, with the reason.
+_PREVIEW_ERRORS = (SlackBlockKitError, TypeError, ValueError)
 
 
 def convert_markdown_to_block_kit(
@@ -262,6 +94,11 @@ def convert_markdown_to_block_kit(
     block_id_prefix: Annotated[str, Field(
         description='Default "" (no block ids). A prefix gives every block a block_id '
                     "PREFIX-<n>.")] = "",
+    format: Annotated[Any, WithJsonSchema({"type": "string"}), Field(
+        description='Default "blocks" ("" also means blocks): Block Kit as described above. '
+                    '"markdown_text" returns `messages` of {"markdown_text": …} instead, '
+                    "each at most 12,000 characters, for chat.postMessage(markdown_text=…): "
+                    "the repaired, mention-escaped Markdown, split like a long stream.")] = "",
 ) -> CallToolResult:
     """Convert Markdown (typically an LLM reply) into Slack Block Kit messages ready for
     chat.postMessage.
@@ -280,17 +117,13 @@ def convert_markdown_to_block_kit(
     the text cannot ping anyone; `mention_map` ({"alice": "U012AB3CD"}) is the safe way to create
     real mentions. return_preview_url=true adds a Block Kit Builder preview link.
     """
-    from ..converter.core import convert_for_messages
-    from ..converter.fallback import derive_text_fallback
-    from ..converter.options import Mode, options_from_mapping
-    from ..messages import to_messages
+    from ..converter.options import options_from_mapping
 
-    as_messages = _SPLITS.get(split) if isinstance(split, str) else None
-    if as_messages is None:
-        shown = json.dumps(split, ensure_ascii=False)
-        if len(shown) > 40:
-            shown = shown[:39] + "…"
-        return _error(f"invalid input: invalid split {shown} (want none or messages)")
+    try:
+        as_messages = split_argument(split)
+        wanted = message_format(format)
+    except ToolInputError as exc:
+        return error(str(exc))
     values: dict[str, Any] = {
         "mode": mode,
         "allow_broadcasts": allow_broadcasts,
@@ -305,17 +138,46 @@ def convert_markdown_to_block_kit(
     try:
         options = options_from_mapping(values)
     except InvalidOptionsError as exc:
-        return _error(f"converter init failed: {exc}")
+        return error(f"converter init failed: {exc}")
     try:
-        # The conversion to_messages makes (never refused for size), then its grouping.
-        result = convert_for_messages(markdown, options)
-        # Grouping the converted blocks is to_messages(markdown, options) without a second
-        # conversion; only allow_broadcasts changes how to_messages derives each `text`.
-        messages = (to_messages(markdown, options=options) if options.allow_broadcasts
-                    else to_messages(result.blocks))
+        if wanted == "markdown_text":
+            out = _markdown_text(markdown, options)
+        else:
+            out = _convert(markdown, options, as_messages=as_messages,
+                           with_preview=bool(return_preview_url))
     except SlackBlockKitError as exc:
-        return _error(f"conversion failed: {exc}")
+        return error(f"conversion failed: {exc}")
+    return ok_text(out)
 
+
+def _markdown_text(markdown: str, options: Any) -> dict[str, Any]:
+    """The convert result with format="markdown_text": ``messages`` of ``markdown_text``
+    (always a list, one message or several) and the repairs made, as ``warnings``."""
+    from ..converter.warnings import normalization_warning
+    from ..messages import markdown_text_messages
+
+    if not markdown.strip():
+        return {"messages": [], "warnings": []}
+    messages, fired = markdown_text_messages(markdown, options)
+    return {"messages": messages,
+            "warnings": [normalization_warning(fired)] if fired else []}
+
+
+def _convert(markdown: str, options: Any, *, as_messages: bool,
+             with_preview: bool) -> dict[str, Any]:
+    """The convert result (``ConvertOutput``): the reply as ``blocks`` with its
+    ``text_fallback``, or as ``messages``; the optional preview link; ``warnings``."""
+    from ..blocks.fallback import derive_text_fallback
+    from ..converter.core import convert_for_messages
+    from ..converter.options import Mode
+    from ..messages import to_messages
+
+    # The conversion to_messages makes (never refused for size), then its grouping.
+    result = convert_for_messages(markdown, options)
+    # Grouping the converted blocks is to_messages(markdown, options) without a second
+    # conversion; only allow_broadcasts changes how to_messages derives each `text`.
+    messages = (to_messages(markdown, options=options) if options.allow_broadcasts
+                else to_messages(result.blocks))
     warnings = list(result.warnings)
     if options.mode is Mode.MARKDOWN_BLOCK and result.blocks and all(
             b.get("type") != "markdown" for b in result.blocks):
@@ -328,12 +190,12 @@ def convert_markdown_to_block_kit(
     else:
         blocks = messages[0]["blocks"] if messages else []
         out["blocks"] = blocks
-    if return_preview_url:
+    if with_preview:
         from ..blocks.preview import fitting_preview_url
 
         try:
             preview, note = fitting_preview_url(blocks)
-        except (SlackBlockKitError, TypeError, ValueError) as exc:  # not expected: our blocks
+        except _PREVIEW_ERRORS as exc:
             preview, note = None, f"preview URL omitted: {exc}"
         if preview is not None:
             out["preview_url"] = preview.url
@@ -344,24 +206,15 @@ def convert_markdown_to_block_kit(
         out["text_fallback"] = derive_text_fallback(blocks,
                                                     allow_broadcasts=options.allow_broadcasts)
     out["warnings"] = warnings
-    return _ok_text(out)
-
-
-# `split` values: True returns `messages` whatever the length. "blocks" and "both" are the
-# names other implementations of this tool use.
-_SPLITS = {"": False, "none": False, "messages": True, "blocks": True, "both": True}
-
-MARKDOWN_BLOCK_TOO_LONG_WARNING = (
-    "mode markdown_block: the text is over the 12,000 bytes one `markdown` block holds, so it "
-    "was converted as rich_text")
+    return out
 
 
 def validate_block_kit(
-    blocks: _BlocksArg = None,
-    payload: _PayloadArg = None,
+    blocks: BlocksArg = None,
+    payload: PayloadArg = None,
     strict: Annotated[bool, Field(
         description="Default false. true also reports deprecated patterns as errors.")] = False,
-    surface: _SurfaceArg = "",
+    surface: SurfaceArg = "",
 ) -> Annotated[CallToolResult, ValidateOutput]:
     """Hard correctness check of Block Kit against Slack's documented limits.
 
@@ -369,28 +222,25 @@ def validate_block_kit(
     blocks per message, 100 per modal/home; 10 section fields; 10 context elements), button,
     context and table limits (100 rows, 20 columns), XOR rules (e.g. section needs text or
     fields), unique block_ids, at most one table per message and the 12,000-byte cumulative
-    markdown-block cap. Returns structured violations with JSON-pointer paths (/blocks/3/text/text)
+    markdown-block cap; limits users reported but Slack does not document (a markdown block
+    counting as the blocks it renders, ~10,000 characters across a table's cells) come back as
+    warnings. Returns structured violations with JSON-pointer paths (/blocks/3/text/text)
     and fix hints. `strict` also flags deprecated patterns; `surface` ("message", "modal", "home")
     sets the block ceiling. Give either `blocks` or a whole `payload`.
     """
     from ..blocks.validate import validate
 
     try:
-        chosen = decode_blocks_input(blocks, payload)
-        surface_name = _surface(surface)
+        chosen = blocks_argument(blocks, payload)
+        surface_name = surface_argument(surface)
     except ToolInputError as exc:
-        return _error(str(exc))
-    result = validate(chosen, surface=surface_name, strict=strict)
-    return _ok({
-        "valid": bool(result.valid),
-        "errors": [_violation(v) for v in result.errors],
-        "warnings": [_violation(v) for v in result.warnings],
-    })
+        return error(str(exc))
+    return ok(validate(chosen, surface=surface_name, strict=strict).to_dict())
 
 
 def preview_block_kit(
-    blocks: _BlocksArg = None,
-    payload: _PayloadArg = None,
+    blocks: BlocksArg = None,
+    payload: PayloadArg = None,
     team_id: Annotated[str, Field(
         description="Accepted and ignored: the Builder link works in any workspace.")] = "",
     format: Annotated[str, Field(
@@ -405,39 +255,32 @@ def preview_block_kit(
     """
     from ..blocks.preview import preview_url
 
-    del team_id  # informational only (tools.md §6)
-    if format not in ("", "url", "html", "both"):
-        return _error(f"invalid input: invalid format {_q(format)} (want url, html, or both)")
+    del team_id  # accepted for callers of other implementations of this tool; not needed
     try:
-        chosen = decode_blocks_input(blocks, payload)
+        with_html = html_wanted(format)
+        chosen = blocks_argument(blocks, payload)
     except ToolInputError as exc:
-        return _error(str(exc))
+        return error(str(exc))
     try:
         preview = preview_url(chosen)
-    except (SlackBlockKitError, TypeError, ValueError) as exc:
-        return _error(f"preview generation failed: {exc}")
-    out: dict[str, Any] = {
-        "preview_url": preview.url,
-        "byte_size": preview.byte_size,
-        "truncated": bool(preview.truncated),
-    }
-    if format in ("html", "both"):
-        from ..html_preview import render_html
+        out: dict[str, Any] = {"preview_url": preview.url, "byte_size": preview.byte_size,
+                               "truncated": preview.truncated}
+        if with_html:
+            from ..html_preview import render_html
 
-        try:
             out["html"] = render_html(chosen)
-        except (SlackBlockKitError, TypeError, ValueError) as exc:
-            return _error(f"preview generation failed: {exc}")
-    return _ok(out)
+    except _PREVIEW_ERRORS as exc:
+        return error(f"preview generation failed: {exc}")
+    return ok(out)
 
 
 def lint_block_kit(
-    blocks: _BlocksArg = None,
-    payload: _PayloadArg = None,
+    blocks: BlocksArg = None,
+    payload: PayloadArg = None,
     thresholds: Annotated[LintThresholdsInput | None, Field(
         description="Near-limit thresholds in percent of each limit; 0 or absent means 90, "
                     "values are clamped to 0-100.")] = None,
-    surface: _SurfaceArg = "",
+    surface: SurfaceArg = "",
 ) -> Annotated[CallToolResult, LintOutput]:
     """Advisory lint of Block Kit: near-limit text, headers, actions and block counts
     (configurable thresholds, default 90 % of each limit), images without alt text, text that
@@ -448,20 +291,18 @@ def lint_block_kit(
     from ..blocks.lint import LintThresholds, lint
 
     try:
-        chosen = decode_blocks_input(blocks, payload)
-        surface_name = _surface(surface)
+        chosen = blocks_argument(blocks, payload)
+        surface_name = surface_argument(surface)
     except ToolInputError as exc:
-        return _error(str(exc))
-    limits = None
-    if thresholds is not None:
-        limits = LintThresholds(**thresholds.model_dump())
+        return error(str(exc))
+    limits = None if thresholds is None else LintThresholds(**thresholds.model_dump())
     findings = lint(chosen, surface=surface_name, thresholds=limits)
-    return _ok({"findings": [_violation(f) for f in findings]})
+    return ok({"findings": [f.to_dict() for f in findings]})
 
 
 def split_blocks(
-    blocks: _BlocksArg = None,
-    payload: _PayloadArg = None,
+    blocks: BlocksArg = None,
+    payload: PayloadArg = None,
     max_blocks_per_chunk: Annotated[int, Field(
         description="Blocks per chunk; 0 or negative means 50 (the message limit). Use 100 "
                     "for modals.")] = 0,
@@ -473,17 +314,17 @@ def split_blocks(
     from ..blocks.split import chunk_blocks
 
     try:
-        chosen = decode_blocks_input(blocks, payload)
+        chosen = blocks_argument(blocks, payload)
     except ToolInputError as exc:
-        return _error(str(exc))
+        return error(str(exc))
     size = max_blocks_per_chunk if max_blocks_per_chunk > 0 else MAX_BLOCKS_PER_MESSAGE
     chunks = chunk_blocks(chosen, size)
-    return _ok({"chunks": chunks, "chunk_count": len(chunks)})
+    return ok({"chunks": chunks, "chunk_count": len(chunks)})
 
 
 def block_kit_to_markdown(
-    blocks: _BlocksArg = None,
-    payload: _PayloadArg = None,
+    blocks: BlocksArg = None,
+    payload: PayloadArg = None,
 ) -> Annotated[CallToolResult, ReverseOutput]:
     """Convert Block Kit back to Markdown (best effort, lossy). Constructs without a Markdown
     equivalent (buttons, inputs, …) are approximated or omitted and reported in `warnings`.
@@ -492,20 +333,17 @@ def block_kit_to_markdown(
     from ..reverse import blocks_to_markdown
 
     try:
-        chosen = decode_blocks_input(blocks, payload)
+        chosen = blocks_argument(blocks, payload)
     except ToolInputError as exc:
-        return _error(str(exc))
+        return error(str(exc))
     try:
         result = blocks_to_markdown(chosen)
     except (SlackBlockKitError, TypeError, ValueError) as exc:
-        return _error(f"reverse conversion failed: {exc}")
+        return error(f"reverse conversion failed: {exc}")
     out: dict[str, Any] = {"markdown": result.markdown}
     if result.warnings:
         out["warnings"] = list(result.warnings)
-    return _ok(out)
-
-
-# --------------------------------------------------------------------------- registry
+    return ok(out)
 
 
 class ToolSpec(TypedDict):
@@ -533,73 +371,3 @@ TOOLS: tuple[ToolSpec, ...] = (
     {"fn": block_kit_to_markdown, "name": "block_kit_to_markdown",
      "title": "Block Kit to Markdown", "structured": True},
 )
-
-
-def annotations_for(title: str) -> ToolAnnotations:
-    """Pure, closed-world tools: read-only, no network."""
-    return ToolAnnotations(title=title, read_only_hint=True, open_world_hint=False)
-
-
-# --------------------------------------------------------------------------- strict arguments
-
-# At most this many argument problems are named in one error line.
-_MAX_REPORTED = 3
-
-
-def schema_error_message(exc: ValidationError, known: Sequence[str]) -> str:
-    """One line naming what is wrong with the arguments (``known``: the tool's argument
-    names, listed when an unknown one is given)."""
-    problems: list[str] = []
-    errors = exc.errors(include_url=False, include_input=False)
-    for err in errors[:_MAX_REPORTED]:
-        loc = [str(part) for part in err["loc"]]
-        where = ".".join(loc)
-        if err["type"] == "extra_forbidden":
-            if len(loc) == 1:
-                problems.append(f"unknown argument {_q(where)} (known: {', '.join(known)})")
-            else:
-                problems.append(f"unknown field {_q(where)}")
-        elif err["type"] == "missing":
-            problems.append(f"missing required argument {_q(where)}")
-        else:
-            problems.append(f"{where}: {err['msg']}")
-    if len(errors) > _MAX_REPORTED:
-        problems.append(f"and {len(errors) - _MAX_REPORTED} more")
-    return " ".join(("invalid input: " + "; ".join(problems)).split())
-
-
-class StrictTool(Tool):
-    """An SDK tool whose arguments are checked strictly: an argument the tool does not
-    declare is refused (``additionalProperties: false`` in its input schema), and any
-    argument that fails the schema is answered with a one-line ``isError`` result instead of
-    the SDK's multi-line validation report."""
-
-    async def run(self, arguments: dict[str, Any], context: Any,
-                  convert_result: bool = False) -> Any:
-        try:
-            return await super().run(arguments, context, convert_result)
-        except ToolError as exc:
-            # The SDK raises ToolError from the ValidationError only while checking the
-            # arguments; a tool body never raises either (errors are returned results).
-            if isinstance(exc.__cause__, ValidationError):
-                known = list(self.parameters.get("properties", {}))
-                return _error(schema_error_message(exc.__cause__, known))
-            raise
-
-
-def make_tool(spec: ToolSpec) -> Tool:
-    """The registered tool for ``spec``: described by its docstring, strict arguments."""
-    fn = spec["fn"]
-    tool = StrictTool.from_function(
-        fn, name=spec["name"], title=spec["title"],
-        description=inspect.cleandoc(fn.__doc__ or ""),
-        annotations=annotations_for(spec["title"]), structured_output=spec["structured"])
-    base = tool.fn_metadata.arg_model
-    # A subclass that forbids extra keys; pydantic merges its config with the SDK's.
-    strict = cast("type[ArgModelBase]", type(
-        base.__name__, (base,), {"__module__": base.__module__,
-                                 "__qualname__": base.__qualname__,
-                                 "model_config": ConfigDict(extra="forbid")}))
-    tool.fn_metadata.arg_model = strict
-    tool.parameters = strict.model_json_schema(by_alias=True)
-    return tool

@@ -13,7 +13,7 @@ import math
 import time
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from ..blocks.limits import MAX_MARKDOWN_TEXT_CHARS, TASK_DISPLAY_MODES
 from ..exceptions import InvalidOptionsError, SlackPostError
@@ -27,6 +27,13 @@ _RATE_LIMITED = frozenset({"ratelimited", "rate_limited"})
 _STEP_CHUNKS = frozenset({"plan_update", "task_update"})
 # What the iterable of a reply yields: text deltas, and lists of agent-step chunks.
 Delta = str | Sequence[Mapping[str, Any]]
+
+
+class _Counts(Protocol):
+    """What a driver counts on the plan it runs (a ``_Session``, or ``post_reply``'s)."""
+
+    api_calls: int
+    recoveries: list[str]
 
 
 @dataclass(frozen=True)
@@ -243,7 +250,7 @@ def _api_error() -> type[Exception]:
 # -- sync driver --------------------------------------------------------------------------------
 
 
-def _call(client: Any, session: _Session, call: ApiCall, retry: _Retry) -> ApiReply:
+def _call(client: Any, session: _Counts, call: ApiCall, retry: _Retry) -> ApiReply:
     attempts = 0
     while True:
         try:
@@ -260,7 +267,7 @@ def _call(client: Any, session: _Session, call: ApiCall, retry: _Retry) -> ApiRe
         return ApiReply(True, _data(response))
 
 
-def _drive(client: Any, session: _Session, plan: Plan, retry: _Retry) -> Any:
+def _drive(client: Any, session: _Counts, plan: Plan, retry: _Retry) -> Any:
     try:
         call = next(plan)
         while True:
@@ -313,7 +320,7 @@ def _abort(client: Any, session: _Session, retry: _Retry) -> None:
 # -- async driver -------------------------------------------------------------------------------
 
 
-async def _acall(client: Any, session: _Session, call: ApiCall, retry: _Retry) -> ApiReply:
+async def _acall(client: Any, session: _Counts, call: ApiCall, retry: _Retry) -> ApiReply:
     attempts = 0
     while True:
         try:
@@ -330,7 +337,7 @@ async def _acall(client: Any, session: _Session, call: ApiCall, retry: _Retry) -
         return ApiReply(True, _data(response))
 
 
-async def _adrive(client: Any, session: _Session, plan: Plan, retry: _Retry) -> Any:
+async def _adrive(client: Any, session: _Counts, plan: Plan, retry: _Retry) -> Any:
     try:
         call = next(plan)
         while True:

@@ -409,9 +409,9 @@ class _Session:
             cur.live = False
             if not reply.ok and reply.error != _EXPIRED:
                 raise self._refused(call, reply)
-        from ..messages import _open_fence
+        from ..blocks.fenced import open_fence
 
-        fence = _open_fence(cur.text, None)
+        fence = open_fence(cur.text)
         if fence is not None:
             marker, info = fence
             # Inside code every character counts, blank lines included.

@@ -1,21 +1,34 @@
-"""C6: table rows without outer pipes get them (normalizer.md §5.11).
+"""C6: table rows without outer pipes get them.
 
 Fires when (numbered guards):
 
-1. the line is TABLE ([D1]: ``Title\\n---`` is no table; [D2]: ``# H`` after a
-   table is no row);
+1. the line is TABLE (``Title\\n---`` is no table; ``# H`` after a table is no row);
 2. the row, without surrounding white space, is not empty and does not both
    start and end with ``|``;
 3. the row is not a header shaped like a delimiter row under a PROSE line:
    piped, ``---`` would start a table one line higher on the next pass
-   (``t\n---\n|---|`` keeps its ``---``).
+   (``t\n---\n|---|`` keeps its ``---``);
+4. neither the line nor an earlier line of the same table is a thematic break: the parser
+   ends the table at a rule, so the lines after it are no rows (a table, ``---``, then an
+   indented fence line keeps its rule and its code);
+5. the line is not all ``=`` and is not indented four or more columns: such a "row" is a
+   setext underline or code to a CommonMark reader without tables, and it is a row to the
+   converter's parser with or without the pipes.
 
 The original leading spaces/TABs are kept; ``| `` and `` |`` are added where missing.
 """
 
 from __future__ import annotations
 
+import re
+
 from ..lines import PROSE, TABLE, Line, delimiter_row
+
+# A thematic break ends a table (the parser reads it as a rule, not as a row).
+_RULE = re.compile(r" {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})\Z")
+# Rows that stay as they are: a line of ``=`` (a setext underline to a reader without
+# tables) and a line indented as code (code to such a reader, a row to ours).
+_KEEP = re.compile(r" {0,3}=+[ \t]*\Z|(?: {4}| {0,3}\t)")
 
 
 def may_fire(text: str) -> bool:
@@ -26,10 +39,17 @@ def may_fire(text: str) -> bool:
 def add_outer_pipes(lines: list[Line]) -> list[Line] | None:
     """Give borderless table rows their outer pipes; None when none."""
     out: list[Line] | None = None
+    ended = False  # guard 4: the parser closed this table at an earlier line
     for i, line in enumerate(lines):
         if line.kind is not TABLE:
+            ended = False
             continue
         text = line.text
+        if ended or (i and lines[i - 1].kind is TABLE and _RULE.match(text)):
+            ended = True
+            continue
+        if _KEEP.match(text):
+            continue  # guard 5
         # Only the white space a delimiter row may carry: trimming more (a no-break
         # space) could turn a row into a delimiter row and grow the table next pass.
         stripped = text.strip(" \t\f")

@@ -1,4 +1,4 @@
-"""V5: an ATX heading without the space after its ``#`` run gets one (normalizer.md §5.4).
+"""V5: an ATX heading without the space after its ``#`` run gets one.
 
 Fires when (numbered guards):
 
@@ -7,7 +7,10 @@ Fires when (numbered guards):
 3. the next character is neither white space nor ``#`` (``###`` and ``# Title`` stay);
 4. the next line does not start an HTML block that only an open paragraph holds back
    (``#a`` over ``<d>``: as a heading, ``#a`` would let ``<d>`` open an HTML block that
-   hides the fences below it).
+   hides the fences below it);
+5. the next line is not indented four or more columns (``#a`` over ``    x``: as a paragraph,
+   ``#a`` takes the indented line as its continuation, or as a list item's code when ``#a``
+   is a lazy line; as a heading, ``#a`` would turn it into an indented code block).
 
 Only line-leading ``#`` is touched (``see #hashtag for more`` stays). A line
 that *starts* with ``#hashtag`` becomes a heading: the one accepted deviation
@@ -22,6 +25,7 @@ from ..lines import PROSE, Line, holds_back_html, some_line_starts
 
 _HEADING = re.compile(r" {0,3}#{1,6}(?=[^ \t\n\r\f#])")
 _STARTS_SOME_LINE = some_line_starts(r" {0,3}#{1,6}[^ \t\n\r\f#]")
+_INDENTED = re.compile(r"(?: {4}| {0,3}\t)[ \t]*[^ \t]")
 
 
 def may_fire(text: str) -> bool:
@@ -36,7 +40,10 @@ def space_headings(lines: list[Line]) -> list[Line] | None:
         if line.kind is not PROSE or "#" not in line.text[:4]:
             continue
         m = _HEADING.match(line.text)
-        if m is None or (i + 1 < len(lines) and holds_back_html(lines[i + 1])):
+        if m is None:
+            continue
+        if i + 1 < len(lines) and (holds_back_html(lines[i + 1])
+                                   or _INDENTED.match(lines[i + 1].text)):  # guards 4 and 5
             continue
         if out is None:
             out = list(lines)

@@ -22,7 +22,10 @@ Fires when (numbered guards), walking from a FENCE_OPEN:
 5. with the outer fence lengthened, the whole span classifies as one block and
    the text after it ends inside no fence (``'```md\\n```py\\n```\\ny\\n```\\nz\\n```'``
    stays: pairing the last two runs either way is a guess);
-6. the reply holds at most 8 such blocks (each fix re-classifies the text).
+6. the reply holds at most 8 such blocks (each fix re-classifies the text);
+7. between the inner blocks no fence line of the other character stands
+   (``'~~~\\n~~~py\\n~~~\\n```\\n~~~'`` stays: CommonMark opens a backtick block there that
+   holds the last ``~~~`` as code).
 
 Never fires on: sequential fences (``'```py\\na\\n```\\ntext\\n```sh\\nb\\n```'``),
 an outer fence already longer than the inner ones (``'````md\\n```py\\n```\\n````'``),
@@ -64,6 +67,7 @@ def _outer_end(lines: list[Line], i: int) -> tuple[int, int] | None:
     if m is None:
         return None
     char, length = m.group(2)[0], len(m.group(2))
+    other = "~" if char == "`" else "`"
     j = i + 1
     while j < len(lines) and lines[j].kind is FENCE_CONTENT:
         j += 1
@@ -76,6 +80,8 @@ def _outer_end(lines: list[Line], i: int) -> tuple[int, int] | None:
     for k in range(i + 1, len(lines)):
         fence = _fence(lines[k].text, char)
         if fence is None:
+            if depth == 1 and inner and _fence(lines[k].text, other) is not None:
+                return None  # guard 7
             continue
         run, bare = fence
         longest = max(longest, run)

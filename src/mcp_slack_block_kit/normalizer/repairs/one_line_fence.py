@@ -1,4 +1,4 @@
-"""V4: a fenced code block crammed onto one line is split into three (normalizer.md §5.12).
+"""V4: a fenced code block crammed onto one line is split into three.
 
 Fires when (numbered guards):
 
@@ -18,7 +18,10 @@ Fires when (numbered guards):
    (``<d>``: after the split fence it would open an HTML block hiding the fences below);
 7. the line does not continue a paragraph that lies in a block quote or list item
    (``- a`` over ``~~~py x~~~``: the one-liner is a lazy continuation line of the item,
-   and split it would end the item, and any fence the item holds further down).
+   and split it would end the item, and any fence the item holds further down);
+8. the next line is not a setext underline (``===`` or ``---`` alone): CommonMark reads the
+   one-liner as a heading's text then, and split, the underline would become a paragraph
+   that takes an indented line below as its text instead of code (or a rule).
 """
 
 from __future__ import annotations
@@ -42,6 +45,10 @@ __all__ = ["LANGUAGES", "may_fire", "split_one_line_fences", "split_one_liner", 
 _CONTAINER_START = re.compile(r"[ \t]*(?:>|(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|\Z))")
 
 
+# Guard 8: a line that underlines the paragraph above it as a heading.
+_SETEXT_UNDERLINE = re.compile(r" {0,3}(?:=+|-+)[ \t]*\Z")
+
+
 def may_fire(text: str) -> bool:
     """Cheap pre-check on the whole document."""
     return "```" in text or "~~~" in text
@@ -62,7 +69,8 @@ def will_split(lines: Sequence[Line]) -> list[bool]:
             and not line.prefix
             and ("``" in t or "~~" in t)
             and split_one_liner(t) is not None
-            and not (i + 1 < n and holds_back_html(lines[i + 1]))
+            and not (i + 1 < n and (holds_back_html(lines[i + 1])
+                                    or _SETEXT_UNDERLINE.match(lines[i + 1].text)))
         ):
             out[i] = True
             continue

@@ -1,4 +1,4 @@
-"""The pre-parse Slack URL-form rewrite (converter spec §7.5)."""
+"""The pre-parse Slack URL-form rewrite (`<url|label>` to a Markdown link)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from mcp_slack_block_kit.converter.slack_urls import rewrite_slack_url_forms
 
-# (title, input, expected): the §7.5 table and its "unchanged" list.
+# (title, input, expected): rewritten forms, then forms left unchanged.
 VECTORS = [
     ('plain link form', '<https://x.com|click>', '[click](https://x.com)'),
     ('percent-encoded pipes stay in the URL', '<https://docs.google.com/spreadsheets/d/1m%7CfaCRBkq1nWJQ2leb8Y-fCHEW1QSno4WftP3CuMwHE/edit%20usp=drivesdk%7CRefa%20UGC%20v3%20shared-drive|Refa UGC v3 shared-drive>', '[Refa UGC v3 shared-drive](https://docs.google.com/spreadsheets/d/1m%7CfaCRBkq1nWJQ2leb8Y-fCHEW1QSno4WftP3CuMwHE/edit%20usp=drivesdk%7CRefa%20UGC%20v3%20shared-drive)'),

@@ -1,4 +1,4 @@
-"""Exact warning strings and pattern names (converter spec §9.2, §9.3) are contract."""
+"""Exact warning strings and pattern names are contract (semver-stable)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def test_nested_pattern_warning_exact() -> None:
 
 
 def test_pattern_names_and_order() -> None:
-    """Pattern constants have the contract values, in the §9.2 table order."""
+    """Pattern constants have the contract values, in the documented order."""
     assert w.PATTERN_ORDER == (
         "code-in-blockquote", "code-in-list", "table-in-blockquote", "table-in-list",
         "list-in-blockquote")

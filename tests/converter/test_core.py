@@ -1,4 +1,4 @@
-"""The conversion pipeline (§1, §5, §14): entry points, options, errors, warnings order."""
+"""The conversion pipeline: entry points, options, errors, warnings order."""
 
 from __future__ import annotations
 
@@ -104,9 +104,9 @@ def test_unknown_override_is_invalid_options() -> None:
 
 def test_bad_override_value_is_invalid_options() -> None:
     """Override values are validated like constructor arguments."""
-    with pytest.raises(InvalidOptionsError, match="invalid Mode"):
+    with pytest.raises(InvalidOptionsError, match="invalid mode"):
         convert("x", mode="bogus")
-    with pytest.raises(InvalidOptionsError, match="MaxInputBytes"):
+    with pytest.raises(InvalidOptionsError, match="max_input_bytes"):
         convert("x", max_input_bytes=-1)
 
 
@@ -140,14 +140,14 @@ def test_converter_is_reusable_and_thread_safe() -> None:
 
 
 def test_input_too_large_message() -> None:
-    """§14: max_input_bytes=64 and 65 bytes of input."""
+    """max_input_bytes=64 and 65 bytes of input."""
     with pytest.raises(InputTooLargeError) as info:
         convert("x" * 65, max_input_bytes=64)
     assert str(info.value) == "input exceeds configured maximum size: 65 bytes (limit 64)"
 
 
 def test_default_limit_is_256_kib() -> None:
-    """§14: 262,145 bytes exceed the default; 262,144 are accepted."""
+    """262,145 bytes exceed the default; 262,144 are accepted."""
     with pytest.raises(InputTooLargeError):
         convert("a" * 262145)
     assert convert("a" * 262144, mode="rich_text").blocks
@@ -175,14 +175,14 @@ def test_lone_surrogates_do_not_crash(mode: str) -> None:
 
 @pytest.mark.parametrize("mode", MODES)
 def test_deep_nesting_is_refused(mode: str) -> None:
-    """§6.4: 400 nested quotes exceed the default depth limit in every mode."""
+    """400 nested quotes exceed the default depth limit in every mode."""
     with pytest.raises(InputTooDeeplyNestedError):
         convert("> " * 400 + "boom", mode=mode)
 
 
 @pytest.mark.parametrize("mode", MODES)
 def test_reasonable_nesting_is_accepted(mode: str) -> None:
-    """§6.4: a quote holding a three-level list is fine."""
+    """A quote holding a three-level list is fine."""
     result = convert("> quote\n>\n> - a\n>   - b\n>     - c\n", mode=mode)
     assert result.blocks
 
@@ -219,7 +219,7 @@ def test_normalizer_options_are_passed_through() -> None:
 
 
 def test_slack_url_form_is_rewritten_before_parsing() -> None:
-    """§7.5 runs first: <URL|label> becomes a real link in every mode."""
+    """The Slack URL-form rewrite runs first: <URL|label> becomes a real link in every mode."""
     rich = convert("see <https://x.com|the docs>", mode="rich_text").blocks
     assert {"type": "link", "url": "https://x.com", "text": "the docs"} in (
         rich[0]["elements"][0]["elements"])
@@ -230,7 +230,7 @@ def test_slack_url_form_is_rewritten_before_parsing() -> None:
 
 
 def test_spec_14_rich_text_vectors() -> None:
-    """§14: a few end-to-end rich_text vectors."""
+    """A few end-to-end rich_text vectors."""
     assert "hello world" in json.dumps(convert("hello world", mode="rich_text").blocks)
     types = [b["type"] for b in convert("# Title\n\nbody text here.", mode="rich_text").blocks]
     assert types == ["header", "rich_text"]
@@ -250,7 +250,8 @@ def test_fallback_is_derived_from_the_blocks(mode: str) -> None:
 
 @pytest.mark.parametrize("mode", MODES)
 def test_fallback_never_broadcasts_by_default(mode: str) -> None:
-    """[D21] a header carrying <!channel> gives an escaped fallback; opt-in keeps it raw."""
+    """A header carrying <!channel> gives an escaped fallback (the notification text is
+    parsed by Slack); opt-in keeps it raw."""
     assert "<!channel>" not in convert("# <!channel> deploy", mode=mode).text_fallback
     raw = convert("# <!channel> deploy", mode=mode, allow_broadcasts=True).text_fallback
     assert "<!channel>" in raw

@@ -24,7 +24,7 @@ def render(result: ReverseResult) -> str:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_spec_vectors(case: Any) -> None:
-    """Every validation.md §6.6 vector gives the exact Markdown and warnings."""
+    """Every fixture vector gives the exact Markdown and warnings."""
     assert render(blocks_to_markdown(json.loads(case.input))) == case.expected
 
 
@@ -34,7 +34,7 @@ def test_fixture_file_is_not_empty() -> None:
 
 
 def test_warning_strings_are_exact() -> None:
-    """The §6.5 warning texts."""
+    """The loss-warning texts."""
     assert W_ACTIONS == ("actions blocks (buttons, menus) have no Markdown equivalent and "
                          "were omitted")
     assert W_MRKDWN == ("section blocks carry Slack mrkdwn, which differs from CommonMark "
@@ -76,7 +76,7 @@ def test_section_fields_and_accessory() -> None:
     ("*&lt;x&gt;*", "## \\<x>"),
 ])
 def test_heading_form(text: str, expected: str) -> None:
-    """[D29] only a single bold run becomes '## X'; anything else stays verbatim + W-mrkdwn."""
+    """Only a single bold run becomes '## X'; anything else stays verbatim + W-mrkdwn."""
     r = blocks_to_markdown([bk.section_mrkdwn(text)])
     assert r.markdown == expected
     assert r.warnings == ([] if expected.startswith("## ") else [W_MRKDWN])
@@ -91,7 +91,7 @@ def test_heading_form_needs_mrkdwn() -> None:
     ("x", "`x`"), ("`x", "`` `x ``"), ("x`", "`` x` ``"), ("a``b", "```a``b```"),
 ])
 def test_code_span_delimiters(code: str, expected: str) -> None:
-    """[D16] delimiter one longer than the longest inner run, padded at backtick edges."""
+    """Delimiter one longer than the longest inner run, padded at backtick edges."""
     r = blocks_to_markdown([bk.rich_text(bk.section(bk.text(code, code=True)))])
     assert r.markdown == expected
 
@@ -100,14 +100,14 @@ def test_code_span_delimiters(code: str, expected: str) -> None:
     ("plain", "```"), ("````\n", "`````"), ("a ```` inline\n", "```"), ("  ```x\n", "````"),
 ])
 def test_fence_length(code: str, fence: str) -> None:
-    """[D16] fence one longer than the longest line-leading run, minimum three."""
+    """Fence one longer than the longest line-leading run, minimum three."""
     md = blocks_to_markdown([bk.rich_text(bk.preformatted(code))]).markdown
     assert md.startswith(fence + "\n") and md.endswith("\n" + fence)
     assert md[len(fence)] == "\n" and not md.startswith(fence + "`")
 
 
 def test_preformatted_raw_text() -> None:
-    """Styles ignored; a link gives its text or URL; other inline elements as in §6.4."""
+    """Styles ignored; a link gives its text or URL; other inline elements by their text."""
     pre = {"type": "rich_text_preformatted", "elements": [
         bk.text("a", bold=True), bk.link("https://u"), bk.link("https://v", "v"), bk.user("U1"),
         {"type": "mystery"}]}

@@ -6,9 +6,9 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from ..blocks.limits import TEXT_FALLBACK_MAX_CHARS
+from .._entities import escape_text
 from ..exceptions import BlockDecodeError
-from .escape import escape_text
+from .limits import TEXT_FALLBACK_MAX_CHARS
 
 __all__ = ["derive_text_fallback"]
 

@@ -305,3 +305,10 @@ def test_read_text_is_bounded_and_exact(data: bytes, bom: bool, limit: int) -> N
             assert len(body) <= limit
             assert text == body.decode("utf-8")
     assert stream.served <= limit + len(_BOM) + 1
+
+
+def test_read_text_drops_a_byte_order_mark(tmp_path: Path) -> None:
+    """Every sub-command reading Markdown ignores a leading UTF-8 byte-order mark."""
+    f = tmp_path / "bom.md"
+    f.write_bytes(b"\xef\xbb\xbf# Title\n")
+    assert read_text(str(f)) == "# Title\n"
