@@ -30,6 +30,7 @@ from mcp_slack_block_kit.normalizer.repairs import (
 )
 from normalizer.helpers import NORMALIZER_FIXTURES, cases
 from normalizer.strategies import commonmark_doc, token_text
+from watchdog import describe, finishes
 
 CLASSIFIER = cases(NORMALIZER_FIXTURES / "classifier.md")
 
@@ -259,3 +260,35 @@ def test_memo_gives_the_walks_own_answers(doc: str, texts: list[str], col: int) 
         for i in range(len(lines)):
             expected = new_item_reaches_fence(lines, i, text, col)
             assert new_item_reaches_fence(lines, i, text, col, memo) is expected
+
+
+def test_a_line_of_nested_markers_is_read_in_linear_time() -> None:
+    """40,000 list markers on one line (a thematic break is looked for after each one) end in
+    seconds, not the hour the re-scan of the line's rest after every marker took."""
+    n = 40_000
+    text = "- " * n + "```\n" + " " * (2 * n) + "x\n"
+    with finishes(describe("classify", text)):
+        lines = classify(text)
+    assert [line.kind for line in lines] == [Kind.FENCE_OPEN, Kind.FENCE_CONTENT,
+                                             Kind.FENCE_CONTENT]
+    assert lines[0].prefix == 2 * n
+
+
+PR, OP, CO, IC = Kind.PROSE, Kind.FENCE_OPEN, Kind.FENCE_CONTENT, Kind.INDENTED_CODE
+
+
+@pytest.mark.parametrize(("text", "kinds", "prefixes"), [
+    ("- - -\n```\n", [PR, OP, CO], [0, 0, 0]),  # a thematic break, not three items
+    ("* * *\n    code\n```\n", [PR, IC, OP, CO], [0, 0, 0, 0]),
+    ("*  *  * \t\n    code\n```\n", [PR, IC, OP, CO], [0, 0, 0, 0]),
+    ("- - ```\n    x\n", [OP, CO, CO], [4, 4, 0]),  # two items, then a fence
+    ("- - - ```\n", [OP, CO], [6, 0]),
+    ("- * -\n```\n", [PR, OP, CO], [5, 0, 0]),  # mixed characters: items
+    ("- -\n    x\n```\n", [PR, PR, OP, CO], [3, 4, 0, 0]),
+])
+def test_thematic_breaks_among_markers(text: str, kinds: list[Kind], prefixes: list[int]
+                                       ) -> None:
+    """Only a rest of one marker character, spaces and TABs is a thematic break."""
+    lines = classify(text)
+    assert [line.kind for line in lines] == kinds
+    assert [line.prefix for line in lines] == prefixes

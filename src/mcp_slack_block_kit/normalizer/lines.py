@@ -539,6 +539,10 @@ def classify(text: str) -> list[Line]:
         empty_item = -1
         if track and not in_fence and not in_html:
             # Step 2: open new containers in what is left.
+            # Where the line's text ends once trailing ``-`` (or ``*``), spaces and TABs are
+            # cut: a thematic break at ``pos`` needs it at or before ``pos``. Found once per
+            # line, so a line of 10k nested markers stays linear.
+            dash_end = star_end = -1
             while pos < len(line) and line[pos] in _MARKER_START:
                 m = _QUOTE_RUN.match(line, pos)
                 if m is not None:
@@ -557,12 +561,20 @@ def classify(text: str) -> list[Line]:
                     opened = True
                     continue
                 m = _LIST_MARKER.match(line, pos)
-                if m is None or (
-                    line[pos] in "-*"
-                    and line.count(line[pos], pos) >= 3  # a thematic break needs three
-                    and _THEMATIC.match(line, pos) is not None
-                ):
-                    break  # no list item (``- - -`` is a thematic break)
+                if m is None:
+                    break
+                c = line[pos]
+                if c == "-" or c == "*":
+                    if c == "-":
+                        if dash_end < 0:
+                            dash_end = len(line.rstrip(" \t-"))
+                        other_end = dash_end
+                    else:
+                        if star_end < 0:
+                            star_end = len(line.rstrip(" \t*"))
+                        other_end = star_end
+                    if other_end <= pos and _THEMATIC.match(line, pos) is not None:
+                        break  # no list item (``- - -`` is a thematic break)
                 start_col = col
                 marker_end = m.end()
                 mcol = _columns(line, pos, marker_end, col)
