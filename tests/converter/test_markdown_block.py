@@ -8,8 +8,8 @@ import pytest
 
 from blockcheck import assert_valid_blocks
 from fixture_file import FIXTURES, Case, read_fixture_file
+from mcp_slack_block_kit._markdown_syntax import longest_backtick_run
 from mcp_slack_block_kit.converter import Converter, Options, convert
-from mcp_slack_block_kit.converter.markdown_block import longest_backtick_run
 from mcp_slack_block_kit.exceptions import MarkdownBlockTooLargeError
 from safety import other_warnings
 

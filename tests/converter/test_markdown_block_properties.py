@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pyromark
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from mcp_slack_block_kit.converter import Options
@@ -60,7 +60,14 @@ emphasis_text = st.lists(
 
 @settings(max_examples=300)
 @given(emphasis_text)
+@example("*     a")  # a list item holding indented code that ends the input
 def test_emphasis_renders_as_the_source(text: str) -> None:
     """Emphasis is re-emitted with its source delimiter, so it renders exactly as written
-    (``_a*b_`` and ``_a_*b*`` rendered differently when ``_`` became ``*``)."""
-    assert pyromark.html(emit(text)) == pyromark.html(text)
+    (``_a*b_`` and ``_a_*b*`` rendered differently when ``_`` became ``*``).
+
+    The source is read with its last line ended: indented code is a run of lines, each
+    with its line ending (markdown-it renders ``*     a`` as ``<pre><code>a\\n</code></pre>``);
+    pulldown-cmark drops the final newline of code that ends the input without one, which
+    a code block the emitter fences (always, in a list item) cannot reproduce.
+    """
+    assert pyromark.html(emit(text)) == pyromark.html(text + "\n")

@@ -9,8 +9,8 @@ import pytest
 from blockcheck import assert_valid_blocks
 from fixture_file import FIXTURES, Case, read_fixture_file
 from mcp_slack_block_kit.converter import Converter, Options, convert
+from mcp_slack_block_kit.converter.blockkit import bold_line
 from mcp_slack_block_kit.converter.escape import policy_escaper
-from mcp_slack_block_kit.converter.mrkdwn import heading_section_text
 from mcp_slack_block_kit.exceptions import ConversionError
 from safety import other_warnings
 
@@ -165,7 +165,7 @@ def test_heading_cut_backs_off_entities() -> None:
     show as text)."""
     escape = policy_escaper(Options())
     for pad in range(6):
-        out = heading_section_text("a" * (2990 + pad) + "<" * 10, escape, 3000)
+        out = bold_line(escape("a" * (2990 + pad) + "<" * 10), 3000)
         assert len(out.encode()) <= 3000 and out.endswith("*")
         body = out[1:-1]
         assert body.count("&") == body.count("&lt;")
@@ -174,7 +174,7 @@ def test_heading_cut_backs_off_entities() -> None:
 def test_heading_cut_drops_dangling_backslash() -> None:
     """An odd backslash left at the cut is dropped so the closing * is not escaped."""
     escape = policy_escaper(Options())
-    out = heading_section_text("a" * 2997 + "*" * 10, escape, 3000)
+    out = bold_line(escape("a" * 2997 + "*" * 10), 3000)
     body = out[1:-1]
     assert (len(body) - len(body.rstrip("\\"))) % 2 == 0
 

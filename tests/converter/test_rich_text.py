@@ -19,9 +19,10 @@ from blockcheck import (
 )
 from mcp_slack_block_kit import blocks_to_markdown, chunk_blocks, convert, validate
 from mcp_slack_block_kit.blocks.limits import MAX_SECTION_TEXT_CHARS
+from mcp_slack_block_kit.converter.blockkit import bold_line, truncate_utf8
 from mcp_slack_block_kit.converter.options import Options
 from mcp_slack_block_kit.converter.parse import parse
-from mcp_slack_block_kit.converter.rich_text import bold_line, render_rich_text, truncate_utf8
+from mcp_slack_block_kit.converter.rich_text import render_rich_text
 from mcp_slack_block_kit.exceptions import (
     ConversionError,
     InputTooDeeplyNestedError,

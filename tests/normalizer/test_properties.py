@@ -175,6 +175,8 @@ def _is_subsequence(part: list[str], whole: list[str]) -> bool:
 @example(text="| a | b |\n|---|---|\n---\n    ```")
 @example(text="| a | b |\n|---|---|\n===\n    ```")
 @example(text="```go x```\n===\n    ```")
+@example(text="<Br>~~~py x~~~\n---\n```")
+@example(text="<Br>~~~py x~~~\n===\n```")
 def test_commonmark_code_blocks_are_preserved(text: str) -> None:
     """Every code block CommonMark finds in the input comes out byte for byte, in order.
 

@@ -9,6 +9,7 @@ from fixture_file import FIXTURES, Case, read_fixture_file
 from mcp_slack_block_kit import convert
 from mcp_slack_block_kit.normalizer import normalize
 from strategies import glyph_outline
+from watchdog import describe, finishes
 
 MODES = ("rich_text", "markdown_block", "section_mrkdwn", "auto")
 CASES = [
@@ -47,3 +48,14 @@ def test_glyph_outline_blocks_like_dashes_in_every_mode(outline: tuple[str, str]
     glyphs, dashes = outline
     for mode in MODES:
         assert convert(glyphs, mode=mode).blocks == convert(dashes, mode=mode).blocks, mode
+
+
+@pytest.mark.parametrize("markdown", [
+    "• item\n" * 20_000,  # each item used to rescan every line below it for fences
+    "• parent\n" + "    • nested\n" * 20_000,
+])
+def test_long_glyph_lists_finish(markdown: str) -> None:
+    """A long glyph list is repaired in one pass over it, not one per item."""
+    with finishes(describe("normalize", markdown)):
+        text = normalize(markdown).text
+    assert text.count("- ") == markdown.count("• ")

@@ -1,4 +1,4 @@
-"""Auto mode's picker: may the whole input go out as one Slack ``markdown`` block? (§9.1)."""
+"""Auto mode's picker: may the whole input go out as one Slack ``markdown`` block?"""
 
 from __future__ import annotations
 
@@ -42,7 +42,8 @@ _STYLES = {EMPHASIS: 1, STRONG: 2, STRIKE: 4, REFUSED: 0}
 
 
 def nesting_patterns(doc: Document) -> tuple[str, ...]:
-    """The §9.2 nesting patterns present in ``doc``, de-duplicated, in the fixed order."""
+    """The nesting patterns Slack's markdown block renders badly that ``doc`` holds,
+    de-duplicated, in the fixed order of ``PATTERN_ORDER``."""
     found = doc.patterns
     if not found:
         return ()
@@ -52,9 +53,9 @@ def nesting_patterns(doc: Document) -> tuple[str, ...]:
 def _runs_resolve(nodes: list[Node], mention_map: Mapping[str, str]) -> bool:
     """Whether a text run among inline ``nodes`` has a handle that ``mention_map`` resolves.
 
-    Runs are formed as the rich_text inline walk forms them (§7.1): adjacent text of the
+    Runs are formed as the rich_text inline walk forms them: adjacent text of the
     same style is one run (a refused link's label joins its neighbours, an inline image
-    adds its alt text); links and code end a run and are never searched ([D9]).
+    adds its alt text); links and code end a run and are never searched (a handle there stays text).
     """
     run: list[str] = []
     mask = 0
@@ -92,9 +93,10 @@ def _text_resolves(text: str, mention_map: Mapping[str, str]) -> bool:
 
 
 def has_resolvable_handle(doc: Document, mention_map: Mapping[str, str]) -> bool:
-    """[D8] Whether the rich_text walk would turn some ``@handle`` into a mention.
+    """Whether the rich_text walk would turn some ``@handle`` into a mention (then auto
+    mode must not pick the markdown block, which cannot hold a mention).
 
-    It mirrors where that walk renders inline content (§7.1, where ``mention_map``
+    It mirrors where that walk renders inline content (where ``mention_map``
     applies) and where it writes plain text (never a mention): paragraphs, table cells,
     paragraphs of quotes (nested ones too) and list items' paragraphs and headings are
     inline; top-level headings and the other blocks inside list items are plain text.
@@ -122,10 +124,10 @@ def has_resolvable_handle(doc: Document, mention_map: Mapping[str, str]) -> bool
 
 
 def pick_markdown_block(doc: Document, options: Options) -> tuple[bool, tuple[str, ...]]:
-    """Run the §9.1 picker; return ``(accepted, nesting patterns present)``.
+    """Run the picker; return ``(accepted, nesting patterns present)``.
 
     The first rule that says no wins: normalized text over 12,000 bytes,
-    ``prefer_rich_text``, a resolvable ``mention_map`` handle ([D8]), any image, a table
+    ``prefer_rich_text``, a resolvable ``mention_map`` handle, any image, a table
     past 100 rows or 20 columns, any nesting pattern. The patterns are returned whichever
     rule declined, because the nested-pattern warning does not depend on the rule.
     """

@@ -1,10 +1,12 @@
-"""Markdown-block emitter: re-emit the parse tree as the CommonMark subset Slack renders (§11).
+"""Markdown-block emitter: re-emit the parse tree as the CommonMark subset Slack renders.
 
-Text keeps its *source* form (backslash escapes and entities as written, [D6]) and is
-escaped per policy; alt text and titles are escaped too and URLs percent-encode ``<``,
-``>`` and whitespace ([D22]); refused links keep only their label ([D25]), and literal
+Text keeps its *source* form (backslash escapes and entities as written, so it reads back
+as the model wrote it) and is escaped per policy; alt text and titles are escaped too and
+URLs percent-encode ``<``, ``>`` and whitespace (so a URL can neither carry a live
+``<!here>`` nor end its destination early); refused links keep only their label, and literal
 text never pairs into a link of its own (``]`` + ``(`` in text is written ``]\\(``); fences
-grow past the longest backtick run in their content ([D11]). ``mention_map`` is not applied.
+grow past the longest backtick run in their content. ``mention_map`` is not applied (a
+markdown block has no mention elements).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from .._markdown_syntax import code_span, escape_closing_hashes, fence_for
 from .escape import policy_escaper
 from .nodes import (
     CODE,
@@ -45,7 +48,7 @@ from .nodes import (
 )
 from .options import Options
 
-__all__ = ["emit_markdown", "longest_backtick_run"]
+__all__ = ["emit_markdown"]
 
 _URL_ESCAPES = str.maketrans({
     "<": "%3C", ">": "%3E", " ": "%20", "\t": "%09", "\n": "%0A", "\r": "%0D", "\f": "%0C",
@@ -71,21 +74,11 @@ _BLOCK_START_LINE = re.compile(
 )
 # The first non-blank character of every line _BLOCK_START_LINE can match (a superset).
 _BLOCK_START_CHARS = frozenset("#>-+*`~=_[0123456789")
-_BACKTICK_RUN = re.compile(r"`+")
 # Look-behinds sit after the literal they guard, so each pattern starts with a literal
 # (searched for quickly) instead of trying every position.
 _BARE_BACKTICK = re.compile(r"`(?<!\\`)")
-# A closing fence may be indented up to three spaces, so those runs count too.
-_LINE_START_BACKTICKS = re.compile(r"^ {0,3}(`+)", re.MULTILINE)
 _UNESCAPED_PIPE = re.compile(r"\|(?<!\\\|)")
 _ALIGN_MARKER = {"": " --- |", "left": " :--- |", "center": " :---: |", "right": " ---: |"}
-
-
-def longest_backtick_run(text: str) -> int:
-    """Length of the longest run of backticks in ``text`` (0 when there is none)."""
-    if "`" not in text:
-        return 0
-    return max(len(m) for m in _BACKTICK_RUN.findall(text))
 
 
 def _escape_block_starts(text: str) -> str:
@@ -185,7 +178,7 @@ class _Emitter:
                     out.append("\\\n")
             elif kind is CODE:
                 assert isinstance(node, Text)
-                out.append(_code_span(self.escape(node.text) if self.code_escape
+                out.append(code_span(self.escape(node.text) if self.code_escape
                                       else node.text))
             elif kind is EMPHASIS or kind is STRONG:
                 # The source's delimiter character: a `_` pair rewritten with `*` can pair
@@ -290,52 +283,57 @@ class _Emitter:
         ``alternate`` makes a list use the other bullet (``*``) or delimiter (``)``), which
         a list directly after a list of the same type needs so the two do not merge.
         """
-        kind = node.kind
-        if kind is PARAGRAPH:
-            text = self.inline_text(node.children)
-            if self.escaping and "`" in text and text.lstrip(" ").startswith("<"):
-                # A paragraph that starts with a kept `<!subteam^…>`/`<!date^…>` token opens
-                # an HTML block for CommonMark readers, which then do not see its code spans
-                # as code: escape their content too, so nothing in them can broadcast.
-                self.code_escape = True
-                try:
-                    text = self.inline_text(node.children)
-                finally:
-                    self.code_escape = False
-            # A leading hard break would be a blank line; each pass drops one (3 characters).
-            while text.startswith("  \n"):
-                text = text[3:]
-            # Trailing blanks are invisible; the parser drops them too.
-            return _escape_block_starts(text.rstrip(" \t"))
-        if kind is HEADING:
-            assert isinstance(node, Heading)
-            body = self.inline_text(node.children)
-            if "\n" in body:  # a setext heading may span lines; an ATX heading cannot
-                body = body.replace("  \n", " ").replace("\n", " ")
-            bare = body.rstrip("#")
-            if len(bare) < len(body) and (not bare or bare[-1] in " \t"):
-                # A trailing `#` run after a space would read as a closing sequence.
-                body = bare + "\\" + body[len(bare):]
-            return "#" * node.level + " " + body
-        if kind is LIST:
-            assert isinstance(node, ListNode)
-            return self.render_list(node, alternate)
-        if kind is QUOTE:
-            body = self.blocks(node.children)
-            if not body:
-                return ">"
-            return "\n".join(["> " + line if line else ">" for line in body.split("\n")])
-        if kind is CODE_BLOCK:
-            assert isinstance(node, CodeBlock)
-            return _code_block(node, previous is not None and (
-                previous.kind is LIST
-                or (isinstance(previous, CodeBlock) and not previous.fenced)))
-        if kind is RULE:
-            return "---"
-        if kind is TABLE:
-            assert isinstance(node, Table)
-            return self.table(node)
+        handler = _BLOCKS.get(node.kind)
+        if handler is not None:
+            return handler(self, node, previous, alternate)
         return self.escape(plain_text(node)).rstrip("\n")
+
+    def paragraph(self, node: Node, previous: Node | None, alternate: bool) -> str:
+        text = self.inline_text(node.children)
+        if self.escaping and "`" in text and text.lstrip(" ").startswith("<"):
+            # A paragraph that starts with a kept `<!subteam^…>`/`<!date^…>` token opens
+            # an HTML block for CommonMark readers, which then do not see its code spans
+            # as code: escape their content too, so nothing in them can broadcast.
+            self.code_escape = True
+            try:
+                text = self.inline_text(node.children)
+            finally:
+                self.code_escape = False
+        # A leading hard break would be a blank line; each pass drops one (3 characters).
+        while text.startswith("  \n"):
+            text = text[3:]
+        # Trailing blanks are invisible; the parser drops them too.
+        return _escape_block_starts(text.rstrip(" \t"))
+
+    def heading(self, node: Node, previous: Node | None, alternate: bool) -> str:
+        assert isinstance(node, Heading)
+        body = self.inline_text(node.children)
+        if "\n" in body:  # a setext heading may span lines; an ATX heading cannot
+            body = body.replace("  \n", " ").replace("\n", " ")
+        return "#" * node.level + " " + escape_closing_hashes(body)
+
+    def list_block(self, node: Node, previous: Node | None, alternate: bool) -> str:
+        assert isinstance(node, ListNode)
+        return self.render_list(node, alternate)
+
+    def quote(self, node: Node, previous: Node | None, alternate: bool) -> str:
+        body = self.blocks(node.children)
+        if not body:
+            return ">"
+        return "\n".join(["> " + line if line else ">" for line in body.split("\n")])
+
+    def code_block(self, node: Node, previous: Node | None, alternate: bool) -> str:
+        assert isinstance(node, CodeBlock)
+        return _code_block(node, previous is not None and (
+            previous.kind is LIST
+            or (isinstance(previous, CodeBlock) and not previous.fenced)))
+
+    def rule(self, node: Node, previous: Node | None, alternate: bool) -> str:
+        return "---"
+
+    def table_block(self, node: Node, previous: Node | None, alternate: bool) -> str:
+        assert isinstance(node, Table)
+        return self.table(node)
 
     def render_list(self, node: ListNode, alternate: bool = False) -> str:
         lines: list[str] = []
@@ -435,12 +433,24 @@ class _Emitter:
         elif len(kids) == 1 and kids[0].kind is CODE:  # a lone code span, as inline() does
             only = kids[0]
             assert isinstance(only, Text)
-            text = _code_span(self.escape(only.text) if self.code_escape else only.text)
+            text = code_span(self.escape(only.text) if self.code_escape else only.text)
         else:
             text = self.inline_text(kids, in_cell=True)
         if "|" in text:
             text = _UNESCAPED_PIPE.sub(r"\\|", text)
         return text.replace("\n", " ") if "\n" in text else text
+
+
+# One method per block kind (the others are written as their escaped plain text).
+_BLOCKS: dict[str, Callable[[_Emitter, Node, Node | None, bool], str]] = {
+    PARAGRAPH: _Emitter.paragraph,
+    HEADING: _Emitter.heading,
+    LIST: _Emitter.list_block,
+    QUOTE: _Emitter.quote,
+    CODE_BLOCK: _Emitter.code_block,
+    RULE: _Emitter.rule,
+    TABLE: _Emitter.table_block,
+}
 
 
 def _adjacent_list(previous: Node | None, node: Node) -> bool:
@@ -462,26 +472,12 @@ def _interrupts_paragraph(node: Node) -> bool:
     return node.kind in (HEADING, QUOTE, CODE_BLOCK)
 
 
-def _code_span(content: str) -> str:
-    fence = "`" * (longest_backtick_run(content) + 1)
-    # Pad with a space when the content would merge with the delimiter or when
-    # CommonMark would strip one leading and trailing space from it.
-    if content.startswith("`") or content.endswith("`") or (
-        len(content) > 1 and content[0] == " " and content[-1] == " " and content.strip(" ")
-    ):
-        content = f" {content} "
-    return fence + content + fence
-
-
 def _code_block(node: CodeBlock, force_fence: bool = False) -> str:
     content = node.text
     if not node.fenced and not force_fence:
         lines = content[:-1].split("\n") if content.endswith("\n") else content.split("\n")
         return "\n".join(["    " + line for line in lines])
-    longest = 0
-    if "`" in content:
-        longest = max((len(m) for m in _LINE_START_BACKTICKS.findall(content)), default=0)
-    fence = "`" * max(3, longest + 1)
+    fence = fence_for(content)
     language = node.language if "`" not in node.language else ""
     if not content:
         return f"{fence}{language}\n{fence}"

@@ -1,4 +1,4 @@
-"""``section_mrkdwn`` mode: ``section`` blocks with Slack mrkdwn text ([D18], converter spec §10).
+"""``section_mrkdwn`` mode: ``section`` blocks with Slack mrkdwn text.
 
 Headings, dividers, standalone images and tables become the same blocks as in the
 rich_text decomposition; everything else is written as mrkdwn (``*bold*``, ``_italic_``,
@@ -12,13 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..blocks.fenced import cut_fenced
-from ..blocks.limits import (
-    MAX_HEADER_TEXT_CHARS,
-    MAX_IMAGE_ALT_TEXT_CHARS,
-    MAX_IMAGE_TITLE_CHARS,
-    MAX_IMAGE_URL_CHARS,
-)
-from ..exceptions import ConversionError
+from .blockkit import BlockList, standalone_image, table_blocks
 from .escape import policy_escaper
 from .inline import InlineRenderer
 from .mentions import HANDLE_RE, resolve_handle
@@ -50,34 +44,23 @@ from .nodes import (
     Node,
     Table,
     Text,
-    iter_nodes,
     plain_text,
 )
 from .options import Options
-from .rich_text import bold_line, standalone_image, table_blocks, truncate_utf8
 
-__all__ = ["heading_section_text", "render_section_mrkdwn"]
+__all__ = ["render_section_mrkdwn"]
 
 Block = dict[str, Any]
 # A piece of a construct's output: mrkdwn text, or ready blocks (tables split out of it).
 _Segment = str | list[Block]
 
-# In a mrkdwn token's URL these characters would end or split the token ([D18]).
+# In a mrkdwn token's URL these characters would end or split the token.
 _URL_ESCAPES = str.maketrans({
     "<": "%3C", ">": "%3E", "|": "%7C", " ": "%20", "\t": "%09", "\n": "%0A", "\r": "%0D",
     "\f": "%0C",
 })
 _MARKS = {EMPHASIS: "_", STRONG: "*", STRIKE: "~"}
 _FENCE = "```"
-
-
-def heading_section_text(text: str, escape: Callable[[str], str], limit: int) -> str:
-    """``*E*`` for a heading that is not a header block (§8.2), cut to ``limit`` bytes.
-
-    E is the text escaped per policy with ``*``, ``_``, ``~`` and backticks backslashed;
-    an over-long result is cut as ``rich_text.bold_line`` cuts it.
-    """
-    return bold_line(escape(text), limit)
 
 
 def _wrap(mark: str, inner: str) -> str:
@@ -94,25 +77,36 @@ def _wrap(mark: str, inner: str) -> str:
 
 
 class _Walker:
-    """One conversion's walker (holds the block_id counter, so never shared)."""
+    """One conversion's walker (its output holds the block_id counter, so never shared)."""
 
-    __slots__ = ("escape", "inline_cells", "limit", "map", "plain_cells", "prefix", "seq")
+    __slots__ = (
+        "_blocks", "_segments", "escape", "inline_cells", "limit", "map", "out", "plain_cells",
+    )
 
     def __init__(self, options: Options) -> None:
         self.escape: Callable[[str], str] = policy_escaper(options)
         self.map: Mapping[str, str] | None = options.mention_map or None
         self.limit = options.paragraph_char_limit
-        self.prefix = options.block_id_prefix
-        self.seq = 0
+        self.out = BlockList(options.block_id_prefix)
         self.inline_cells = InlineRenderer(options).render
         # A lone text run renders as itself: no mention map or kept tokens to resolve.
         self.plain_cells = not options.mention_map and not options.preserve_mention_tokens
-
-    def _id(self, block: Block) -> Block:
-        if self.prefix:
-            self.seq += 1
-            block["block_id"] = f"{self.prefix}-{self.seq}"
-        return block
+        # One method per block kind: the mrkdwn of a node nested in a quote or list item.
+        self._segments: dict[str, Callable[[Node], list[_Segment]]] = {
+            PARAGRAPH: self.paragraph,
+            CODE_BLOCK: self.code_block,
+            HEADING: self.heading_text,
+            LIST: self.top_list,
+            QUOTE: self.quote,
+            TABLE: self.table,
+            RULE: self.rule,
+        }
+        # ... and at the top level, where some kinds are blocks of their own.
+        self._blocks: dict[str, Callable[[Node], None]] = {
+            HEADING: self.heading,
+            RULE: self.divider,
+            PARAGRAPH: self.top_paragraph,
+        }
 
     # -- inline --------------------------------------------------------------------
 
@@ -188,30 +182,36 @@ class _Walker:
 
     def segments(self, node: Node) -> list[_Segment]:
         """The mrkdwn text (and split-out table blocks) of one block node."""
-        kind = node.kind
-        if kind is PARAGRAPH:
-            return [self.inline(node.children)]
-        if kind is CODE_BLOCK:
-            assert isinstance(node, CodeBlock)
-            content = self.escape(node.text)
-            if not content.strip():
-                return []
-            newline = "" if content.endswith("\n") else "\n"
-            return [f"{_FENCE}\n{content}{newline}{_FENCE}"]
-        if kind is HEADING:
-            text = self.escape(plain_text(node)).strip()
-            return ["*" + text + "*"] if text else []
-        if kind is LIST:
-            assert isinstance(node, ListNode)
-            return self.render_list(node, 0)
-        if kind is QUOTE:
-            return self.quote(node)
-        if kind is TABLE:
-            assert isinstance(node, Table)
-            return [table_blocks(node, self.inline_cells, self.plain_cells)]
-        if kind is RULE:
-            return []
+        handler = self._segments.get(node.kind)
+        if handler is not None:
+            return handler(node)
         return [self.escape(plain_text(node))]
+
+    def paragraph(self, node: Node) -> list[_Segment]:
+        return [self.inline(node.children)]
+
+    def code_block(self, node: Node) -> list[_Segment]:
+        assert isinstance(node, CodeBlock)
+        content = self.escape(node.text)
+        if not content.strip():
+            return []
+        newline = "" if content.endswith("\n") else "\n"
+        return [f"{_FENCE}\n{content}{newline}{_FENCE}"]
+
+    def heading_text(self, node: Node) -> list[_Segment]:
+        text = self.escape(plain_text(node)).strip()
+        return ["*" + text + "*"] if text else []
+
+    def top_list(self, node: Node) -> list[_Segment]:
+        assert isinstance(node, ListNode)
+        return self.render_list(node, 0)
+
+    def table(self, node: Node) -> list[_Segment]:
+        assert isinstance(node, Table)
+        return [table_blocks(node, self.inline_cells, self.plain_cells)]
+
+    def rule(self, node: Node) -> list[_Segment]:
+        return []
 
     def quote_body(self, node: Node) -> list[_Segment]:
         """The unprefixed segments of a quote; nested quotes are flattened (Slack has none)."""
@@ -272,16 +272,7 @@ class _Walker:
             out.append("\n".join(lines))
         return out
 
-    def _emit_ready(self, blocks: list[Block], out: list[Block]) -> None:
-        """Append split-out blocks, numbering them now so block_ids follow emission order."""
-        for block in blocks:
-            if self.prefix:
-                self.seq += 1
-                block = {"type": block["type"], "block_id": f"{self.prefix}-{self.seq}",
-                         **{k: v for k, v in block.items() if k != "type"}}
-            out.append(block)
-
-    def sections(self, text: str, out: list[Block]) -> None:
+    def sections(self, text: str) -> None:
         """Append ``text`` as one or more sections of at most ``limit`` bytes."""
         if not text.strip():
             return
@@ -292,59 +283,35 @@ class _Walker:
             pieces = [text]
         for piece in pieces:
             if piece.strip():
-                out.append(self._id(
-                    {"type": "section", "text": {"type": "mrkdwn", "text": piece}}))
+                self.out.section(piece)
 
-    def heading(self, node: Heading, out: list[Block]) -> None:
-        text = plain_text(node)
-        if text.isspace():  # `# [](./a) [](./b)`: refused labels leave only a blank
-            text = ""
-        size = len(text.encode("utf-8"))
-        if node.level == 1 and 0 < size <= MAX_HEADER_TEXT_CHARS and not any(
-            n.kind is LINK or n.kind is IMAGE or n.kind is CODE for n in iter_nodes(node)
-        ):
-            out.append(self._id(
-                {"type": "header", "text": {"type": "plain_text", "text": text}}))
-        elif not text:
-            out.append({"type": "divider"})  # keeps the heading's place; no block_id
+    def heading(self, node: Node) -> None:
+        assert isinstance(node, Heading)
+        self.out.heading(node, plain_text(node), self.escape, self.limit)
+
+    def divider(self, node: Node) -> None:
+        self.out.divider()
+
+    def top_paragraph(self, node: Node) -> None:
+        image = standalone_image(node)
+        if image is not None:
+            self.out.image(image, plain_text(image))
         else:
-            out.append(self._id({"type": "section", "text": {
-                "type": "mrkdwn", "text": heading_section_text(text, self.escape, self.limit)}}))
+            self.block(node)
 
-    def image(self, node: Link, out: list[Block]) -> None:
-        url = node.url
-        if not url:
-            return
-        size = len(url.encode("utf-8"))
-        if size > MAX_IMAGE_URL_CHARS:
-            raise ConversionError(
-                f"image_url length {size} exceeds Slack limit {MAX_IMAGE_URL_CHARS}")
-        # Alt text and title are trimmed to Slack's limits, as in rich_text.
-        block: Block = {"type": "image", "image_url": url,
-                        "alt_text": truncate_utf8(plain_text(node), MAX_IMAGE_ALT_TEXT_CHARS)}
-        if node.title:
-            block["title"] = {"type": "plain_text",
-                              "text": truncate_utf8(node.title, MAX_IMAGE_TITLE_CHARS)}
-        out.append(self._id(block))
+    def block(self, node: Node) -> None:
+        """Write one block node as sections of mrkdwn (and the tables split out of it)."""
+        for segment in self.segments(node):
+            if isinstance(segment, list):
+                self.out.add_ready(segment)
+            else:
+                self.sections(segment)
 
     def render(self, doc: Document) -> list[Block]:
-        out: list[Block] = []
+        blocks = self._blocks
         for node in doc.children:
-            kind = node.kind
-            if kind is HEADING:
-                assert isinstance(node, Heading)
-                self.heading(node, out)
-            elif kind is RULE:
-                out.append(self._id({"type": "divider"}))
-            elif kind is PARAGRAPH and (image := standalone_image(node)) is not None:
-                self.image(image, out)
-            else:
-                for segment in self.segments(node):
-                    if isinstance(segment, list):
-                        self._emit_ready(segment, out)
-                    else:
-                        self.sections(segment, out)
-        return out
+            blocks.get(node.kind, self.block)(node)
+        return self.out.blocks
 
 
 def render_section_mrkdwn(doc: Document, options: Options) -> list[Block]:

@@ -1,72 +1,52 @@
-"""The rich_text block walker (§8): headers, sections, rich_text, images, dividers, tables."""
+"""The rich_text emitter: each block node becomes a ``rich_text`` block, or a header,
+section, image, divider or table block (built in ``blockkit``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..blocks.limits import (
-    MAX_HEADER_TEXT_CHARS,
-    MAX_IMAGE_ALT_TEXT_CHARS,
-    MAX_IMAGE_TITLE_CHARS,
-    MAX_IMAGE_URL_CHARS,
-    MAX_LIST_INDENT,
-    MAX_SECTION_TEXT_CHARS,
-    MAX_TABLE_COLUMNS,
-    MAX_TABLE_ROWS,
-)
-from ..exceptions import ConversionError, InputTooDeeplyNestedError
-from .escape import PARTIAL_ENTITY, escape_emphasis, policy_escaper
+from ..blocks.limits import MAX_LIST_INDENT, MAX_SECTION_TEXT_CHARS
+from ..exceptions import InputTooDeeplyNestedError
+from .blockkit import BlockList, standalone_image
+from .escape import policy_escaper
 from .inline import InlineRenderer
 from .nodes import (
-    CODE,
     CODE_BLOCK,
-    HARD_BREAK,
     HEADING,
-    HTML,
-    IMAGE,
-    LINK,
     LIST,
     PARAGRAPH,
     QUOTE,
     RULE,
-    SOFT_BREAK,
     TABLE,
     TABLE_HEAD,
-    TABLE_ROW,
     TEXT,
     CodeBlock,
     Document,
     Heading,
     Item,
-    Link,
     ListNode,
     Node,
     Table,
-    Text,
-    iter_nodes,
     plain_text,
 )
 
 if TYPE_CHECKING:
     from .options import Options
 
-__all__ = [
-    "bold_line", "render_rich_text", "standalone_image", "table_blocks", "truncate_utf8",
-]
+__all__ = ["render_rich_text"]
 
 Block = dict[str, Any]
 Element = dict[str, Any]
 
 _SPACE: Element = {"type": "text", "text": " "}
 
-_HEADER_BLOCKERS = frozenset((LINK, IMAGE, CODE))
-_INNER_BLOCKS = frozenset((CODE_BLOCK, TABLE))  # what a list item cannot hold (§8.5)
-_QUOTE_SPLITTERS = frozenset((CODE_BLOCK, LIST, TABLE))  # what a quote cannot hold (§8.4)
+_INNER_BLOCKS = frozenset((CODE_BLOCK, TABLE))  # what a Slack list item cannot hold
+_QUOTE_SPLITTERS = frozenset((CODE_BLOCK, LIST, TABLE))  # what a Slack quote cannot hold
 
 
 def render_rich_text(doc: Document, options: Options, keep_titles: bool = False) -> list[Block]:
-    """Decompose a parsed document into Block Kit blocks (spec §8).
+    """Decompose a parsed document into Block Kit blocks.
 
     ``keep_titles`` (package-internal, for ``to_messages``) writes each link title after its
     link and each inline image title after its alt text as `` (title)`` text.
@@ -81,45 +61,25 @@ def render_rich_text(doc: Document, options: Options, keep_titles: bool = False)
             walker.block(node)
     except RecursionError:
         raise InputTooDeeplyNestedError(doc.depth, options.max_nesting_depth) from None
-    return walker.blocks
-
-
-def truncate_utf8(text: str, limit: int) -> str:
-    """Cut ``text`` to at most ``limit`` UTF-8 bytes without splitting a code point."""
-    data = text.encode("utf-8", "surrogatepass")
-    if len(data) <= limit:
-        return text
-    return data[:limit].decode("utf-8", "ignore")
-
-
-def _byte_len(text: str) -> int:
-    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+    return walker.out.blocks
 
 
 def _section(elements: list[Element]) -> Element:
     return {"type": "rich_text_section", "elements": elements}
 
 
-def _empty_cell() -> Block:
-    return {
-        "type": "rich_text",
-        "elements": [{"type": "rich_text_section", "elements": [{"type": "text", "text": ""}]}],
-    }
-
-
 class _Walker:
-    """One conversion's state: the output blocks and the block_id counter."""
+    """One conversion's state: the output blocks (with their block_id counter)."""
 
     __slots__ = (
-        "_current", "_escape", "_handlers", "_inline", "_plain_cells", "_prefix", "_seq",
-        "_titles", "blocks",
+        "_current", "_emit_rich", "_escape", "_handlers", "_inline", "_plain_cells",
+        "_titles", "out",
     )
 
     def __init__(self, options: Options, keep_titles: bool = False) -> None:
-        self.blocks: list[Block] = []
+        self.out = BlockList(options.block_id_prefix)
+        self._emit_rich = self.out.add_rich_text
         self._titles = keep_titles
-        self._prefix = options.block_id_prefix
-        self._seq = 0
         self._inline = InlineRenderer(options, keep_titles).render
         # A lone text run renders as itself: no mention map or kept tokens to resolve.
         self._plain_cells = not options.mention_map and not options.preserve_mention_tokens
@@ -136,25 +96,6 @@ class _Walker:
             TABLE: self._table,
         }
 
-    # -- emission helpers ---------------------------------------------------
-
-    def _next_id(self) -> str:
-        self._seq += 1
-        return f"{self._prefix}-{self._seq}"
-
-    def _emit_rich(self, elements: list[Element]) -> None:
-        block: Block = {"type": "rich_text"}
-        if self._prefix:
-            block["block_id"] = self._next_id()
-        block["elements"] = elements
-        self.blocks.append(block)
-
-    def _emit_tail_id(self, block: Block) -> None:
-        """Emit a block whose block_id goes last (header, section, divider, image)."""
-        if self._prefix:
-            block["block_id"] = self._next_id()
-        self.blocks.append(block)
-
     # -- dispatch -----------------------------------------------------------
 
     def block(self, node: Node) -> None:
@@ -167,67 +108,30 @@ class _Walker:
         if text:
             self._emit_rich([_section([{"type": "text", "text": text}])])
 
-    # -- §8.2 headings ------------------------------------------------------
+    # -- headings, paragraphs, images, rules ---------------------------------
 
     def _heading(self, node: Node) -> None:
         assert isinstance(node, Heading)
         children = node.children
         if len(children) == 1 and children[0].kind is TEXT:  # most headings: one text run
             text: str = children[0].text  # type: ignore[attr-defined]
-            single = True
         else:
             text = plain_text(node, self._titles)
-            single = False
-        if not text or text.isspace():  # `# [](./a) [](./b)`: refused labels leave a blank
-            self.blocks.append({"type": "divider"})  # keeps the position; takes no block_id
-            return
-        if (
-            node.level == 1
-            and _byte_len(text) <= MAX_HEADER_TEXT_CHARS
-            and (single or not any(n.kind in _HEADER_BLOCKERS for n in iter_nodes(node)))
-        ):
-            self._emit_tail_id({"type": "header", "text": {"type": "plain_text", "text": text}})
-            return
-        self._emit_tail_id(
-            {"type": "section", "text": {"type": "mrkdwn", "text": bold_line(self._escape(text))}}
-        )
-
-    # -- §8.3 paragraphs, images, rules ---------------------------------------
+        self.out.heading(node, text, self._escape, MAX_SECTION_TEXT_CHARS)
 
     def _paragraph(self, node: Node) -> None:
         image = standalone_image(node)
         if image is not None:
-            self._image(image)
+            self.out.image(image, plain_text(image, self._titles))
             return
         elements = self._inline(node.children)
         if elements:
             self._emit_rich([_section(elements)])
 
-    def _image(self, node: Link) -> None:
-        url = node.url
-        if not url:
-            return
-        size = _byte_len(url)
-        if size > MAX_IMAGE_URL_CHARS:
-            raise ConversionError(
-                f"image_url length {size} exceeds Slack limit {MAX_IMAGE_URL_CHARS}"
-            )
-        block: Block = {
-            "type": "image",
-            "image_url": url,
-            "alt_text": truncate_utf8(plain_text(node, self._titles), MAX_IMAGE_ALT_TEXT_CHARS),
-        }
-        if node.title:
-            block["title"] = {
-                "type": "plain_text",
-                "text": truncate_utf8(node.title, MAX_IMAGE_TITLE_CHARS),
-            }
-        self._emit_tail_id(block)
-
     def _rule(self, node: Node) -> None:
-        self._emit_tail_id({"type": "divider"})
+        self.out.divider()
 
-    # -- §8.4 quotes --------------------------------------------------------
+    # -- quotes --------------------------------------------------------
 
     def _quote(self, node: Node) -> None:
         pending: list[Element] = []
@@ -249,7 +153,8 @@ class _Walker:
         self._flush_quote(pending)
 
     def _flatten_quote(self, node: Node, pending: list[Element]) -> None:
-        """Append an inline-only nested quote's content to the outer quote ([D13])."""
+        """Append an inline-only nested quote's content to the outer quote (Slack has no
+        nested quotes; one without blocks Slack splits at reads as part of its parent)."""
         for child in node.children:
             if child.kind is PARAGRAPH:
                 _join(pending, self._inline(child.children))
@@ -268,7 +173,7 @@ class _Walker:
             self._emit_rich([{"type": "rich_text_quote", "elements": pending[:]}])
             pending.clear()
 
-    # -- §8.5 lists ---------------------------------------------------------
+    # -- lists ---------------------------------------------------------
 
     def _list(self, node: Node) -> None:
         assert isinstance(node, ListNode)
@@ -323,7 +228,7 @@ class _Walker:
                 for child in item.children:
                     if child.kind in _INNER_BLOCKS:
                         self.block(child)
-                for child in item.children:  # [D10] nested lists are kept
+                for child in item.children:  # nested lists after the split are kept
                     if isinstance(child, ListNode):
                         self._flatten(child, depth + 1)
                 continue
@@ -353,17 +258,11 @@ class _Walker:
             elements.insert(0, {"type": "text", "text": "[x] " if checked else "[ ] "})
         return _section(elements) if elements else None
 
-    # -- §8.6 tables --------------------------------------------------------
+    # -- tables and code ------------------------------------------------------
 
     def _table(self, node: Node) -> None:
         assert isinstance(node, Table)
-        for block in table_blocks(node, self._inline, self._plain_cells):
-            if self._prefix:  # block_id goes right after "type", as in every block
-                block = {"type": "table", "block_id": self._next_id(),
-                         "column_settings": block["column_settings"], "rows": block["rows"]}
-            self.blocks.append(block)
-
-    # -- §8.7 code ----------------------------------------------------------
+        self.out.table(node, self._inline, self._plain_cells)
 
     def _code_block(self, node: Node) -> None:
         assert isinstance(node, CodeBlock)
@@ -376,114 +275,6 @@ class _Walker:
         if node.language:
             element["language"] = node.language
         self._emit_rich([element])
-
-
-def table_blocks(
-    node: Table, inline: Callable[[list[Node]], list[Element]], plain_cells: bool
-) -> list[Block]:
-    """The native ``table`` blocks for ``node`` (§8.6), without block_ids.
-
-    At most 20 columns (the header's width; short rows padded, C7) and 100 rows per block,
-    the header repeated at the top of each. ``inline`` renders a cell's inline nodes;
-    ``plain_cells`` says that a lone text run with no emoji renders as itself (no mention
-    map, no kept tokens), so such cells skip it. Cell text is raw, like all rich_text.
-    """
-    rows = node.children
-    head = rows[0] if rows and rows[0].kind is TABLE_HEAD else None
-    body = [r for r in rows if r.kind is TABLE_ROW]
-    width = min(len(head.children), MAX_TABLE_COLUMNS) if head is not None else 0
-    if width == 0:
-        width = min(max((len(r.children) for r in body), default=0), MAX_TABLE_COLUMNS)
-    if width == 0:
-        return []
-    data = [_row(r, width, inline, plain_cells) for r in body]
-    aligns = node.alignments
-    per_block = MAX_TABLE_ROWS - 1 if head is not None else MAX_TABLE_ROWS
-    blocks: list[Block] = []
-    for first in range(0, len(data), per_block) if data else range(1):
-        chunk = data[first : first + per_block]
-        if head is not None:
-            chunk.insert(0, _row(head, width, inline, plain_cells))
-        settings = [{"align": (aligns[i] if i < len(aligns) else "") or "left",
-                     "is_wrapped": True} for i in range(width)]
-        blocks.append({"type": "table", "column_settings": settings, "rows": chunk})
-    return blocks
-
-
-def _row(
-    row: Node, width: int, inline: Callable[[list[Node]], list[Element]], plain_cells: bool
-) -> list[Block]:
-    cells: list[Block] = []
-    for cell in row.children[:width]:
-        kids = cell.children
-        if plain_cells and len(kids) == 1:
-            # Most cells are one short text run with nothing to split or resolve:
-            # build it here (tables are the bulk of long documents).
-            only = kids[0]
-            if only.kind is TEXT or only.kind is HTML:
-                text: str = only.text  # type: ignore[attr-defined]
-                if text and ":" not in text:
-                    cells.append({"type": "rich_text", "elements": [{
-                        "type": "rich_text_section",
-                        "elements": [{"type": "text", "text": text}],
-                    }]})
-                    continue
-            elif only.kind is CODE:  # a lone code span: literal
-                text = only.text  # type: ignore[attr-defined]
-                if text:
-                    cells.append({"type": "rich_text", "elements": [{
-                        "type": "rich_text_section",
-                        "elements": [{"type": "text", "text": text, "style": {"code": True}}],
-                    }]})
-                    continue
-        elements = inline(kids) if kids else None
-        if elements:
-            cells.append({
-                "type": "rich_text",
-                "elements": [{"type": "rich_text_section", "elements": elements}],
-            })
-        else:
-            cells.append(_empty_cell())
-    while len(cells) < width:  # C7: short rows are padded to the header's width
-        cells.append(_empty_cell())
-    return cells
-
-
-def bold_line(escaped: str, limit: int = MAX_SECTION_TEXT_CHARS) -> str:
-    """The §8.2 heading section text: ``*`` + emphasis-escaped text + ``*``, ≤ ``limit`` bytes.
-
-    An over-long line is cut on a code-point boundary to ``limit - 1`` bytes, never inside
-    an ``&…;`` entity ([D17]) and never leaving a dangling escape backslash, and closed
-    with ``*``. (``section_mrkdwn`` headings share it, with their paragraph limit.)
-    """
-    text = "*" + escape_emphasis(escaped) + "*"
-    if _byte_len(text) <= limit:
-        return text
-    cut = truncate_utf8(text, limit - 1)
-    partial = PARTIAL_ENTITY.search(cut)
-    if partial is not None:  # [D17] never end inside an entity
-        cut = cut[: partial.start()]
-    backslashes = len(cut) - len(cut.rstrip("\\"))
-    if backslashes % 2:
-        cut = cut[:-1]
-    return cut + "*"
-
-
-def standalone_image(node: Node) -> Link | None:
-    """The image of a paragraph that holds one image and otherwise only whitespace (§8.3)."""
-    image: Link | None = None
-    for child in node.children:
-        kind = child.kind
-        if kind is IMAGE and image is None:
-            assert isinstance(child, Link)
-            image = child
-        elif not (_is_space(child) or kind is SOFT_BREAK or kind is HARD_BREAK):
-            return None
-    return image
-
-
-def _is_space(node: Node) -> bool:
-    return node.kind is TEXT and isinstance(node, Text) and not node.text.strip()
 
 
 def _contains(node: Node, kinds: frozenset[str]) -> bool:

@@ -116,6 +116,9 @@ PIPELINE: tuple[Repair, ...] = (
 )
 
 
+_V14_AT = next(at for at, r in enumerate(PIPELINE) if r.code == "V14")
+_V14 = PIPELINE[_V14_AT]
+
 # A repair can change the container structure that fence detection depends on:
 # ``-a`` becoming ``- a`` puts the indented lines below it in a list item. When the kinds a
 # pass ended with differ from a fresh classification of its output, another pass settles
@@ -127,11 +130,15 @@ def _one_pass(
     text: str, lines: list[Line] | None, flags: dict[str, bool], fired: set[str]
 ) -> tuple[str, list[Line] | None]:
     """Run the table once; return the text and, when the container structure may
-    have changed since the last classification, its lines (else None)."""
+    have changed since the last classification, its lines (else None). When a repair after
+    V14 fired and V14 would now fire (R8's cut or V5's heading can leave pipe rows that V14
+    delimits: ``<br>|a|b|`` over ``|c|d|``), the lines are returned with no kinds at all,
+    so the caller runs another pass."""
     # The text of ``lines``; None after a repair fired, until a repair needs it again.
     current: str | None = text
     restructured = False
-    for repair in PIPELINE:
+    fired_after_v14 = False
+    for at, repair in enumerate(PIPELINE):
         if repair.enabled_by is not None and not flags[repair.enabled_by]:
             continue
         if current is None:
@@ -144,6 +151,7 @@ def _one_pass(
         if new is None:
             continue
         fired.add(repair.code)
+        fired_after_v14 = fired_after_v14 or at > _V14_AT
         if repair.reclassify:
             current = reassemble(new)
             lines = classify(current)
@@ -164,6 +172,9 @@ def _one_pass(
         current = reassemble(lines or [])
     # Structure decides fence boundaries and table runs (a merged line can become a table
     # header, which C6 then pipes): with neither a fence run nor a pipe, nothing to settle.
+    if fired_after_v14 and "|" in current and _V14.may_fire(current) \
+            and _V14.apply(classify(current)) is not None:
+        return current, []  # no classification matches: settle once more
     if restructured and ("```" in current or "~~~" in current or "|" in current):
         return current, lines
     return current, None

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from .._markdown_syntax import code_span, escape_closing_hashes
+
 __all__ = ["code_span", "decode_entities", "escape_heading", "escape_inline", "escape_url"]
 
 # The converter writes `&`, `<` and `>` in rich_text text elements (code spans included) as
@@ -28,7 +30,6 @@ _PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _ORDERED = re.compile(r"([0-9]{1,9})([.)])(?![0-9])")
 _LINE_CHARS = frozenset("#>-+=")
 _GLYPHS = frozenset("•‣⁃⁌⁍∙◦▪▫●○■□◆◇")
-_CLOSING_HASHES = re.compile(r"(?:^|[ \t])(#+)[ \t]*\Z")
 
 
 def decode_entities(text: str) -> str:
@@ -121,31 +122,7 @@ def escape_inline(text: str, *, line_start: bool = False, next_char: str = "",
 
 def escape_heading(text: str) -> str:
     """Text after ``# ``: inline escapes, plus a trailing run of ``#`` (a closing sequence)."""
-    out = escape_inline(text)
-    m = _CLOSING_HASHES.search(out)
-    if m is not None:
-        out = out[: m.start(1)] + "\\" + out[m.start(1):]
-    return out
-
-
-_RUN = re.compile(r"`+")
-
-
-def code_span(text: str) -> str:
-    """A code span that reads back as exactly ``text``.
-
-    The delimiter is one backtick longer than the longest run inside. CommonMark strips one
-    space from each side when both sides have one (and the content is not all spaces), so
-    such content gets one more space on each side; so does content that starts or ends with
-    a backtick, which would otherwise merge with the delimiter.
-    """
-    longest = max((len(m) for m in _RUN.findall(text)), default=0)
-    delim = "`" * (longest + 1)
-    padded = text[:1] == "`" or text[-1:] == "`" or (
-        text[:1] == " " and text[-1:] == " " and text.strip(" ") != "")
-    if padded:
-        text = f" {text} "
-    return f"{delim}{text}{delim}"
+    return escape_closing_hashes(escape_inline(text))
 
 
 def escape_url(url: str) -> str:

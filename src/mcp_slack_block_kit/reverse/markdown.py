@@ -1,4 +1,4 @@
-"""Render Block Kit dicts as CommonMark, reporting each kind of loss once (spec §6)."""
+"""Render Block Kit dicts as CommonMark, reporting each kind of loss once."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._markdown_syntax import fence_for
 from ..blocks.shape import decode_blocks
 from .escape import code_span, decode_entities, escape_heading, escape_inline, escape_url
 
@@ -60,17 +61,9 @@ class ReverseResult:
     warnings: list[str] = field(default_factory=list)
 
 
-# A line-leading backtick run (up to 3 spaces of indent still open or close a fence).
-_LINE_FENCE = re.compile(r"^ {0,3}(`+)", re.MULTILINE)
 _WS = " \t\n\r\f\v"
 _BOXES = ("[x] ", "[ ] ")
 _ALIGN_MARKERS = {"left": ":---", "center": ":---:", "right": "---:"}
-
-
-def _fence(raw: str) -> str:
-    """Backtick fence one longer than the longest line-leading backtick run, minimum 3."""
-    longest = max((len(m) for m in _LINE_FENCE.findall(raw)), default=0)
-    return "`" * max(3, longest + 1)
 
 
 # Emphasis styles, outermost first, and their delimiters (italic is ``_``, or ``*`` beside a
@@ -112,7 +105,9 @@ def _mrkdwn_plain(text: str) -> str:
 
 
 def _heading_form(text: str) -> str | None:
-    """Inner text of a section that is one bold run (``*X*``), else ``None`` ([D29])."""
+    """Inner text of a section that is one bold run (``*X*``), else ``None``: the
+    converter writes a heading that cannot be a header block that way, so it reads back as
+    a heading."""
     if len(text) < 3 or text[0] != "*" or text[-1] != "*" or "\n" in text or "\r" in text:
         return None
     inner = text[1:-1]
@@ -335,7 +330,7 @@ class _Writer:
                 self.end_block()
         elif type_ == "rich_text_preformatted":
             raw = self.raw_text(el)
-            fence = _fence(raw)
+            fence = fence_for(raw)
             newline = "" if raw.endswith("\n") else "\n"
             self.emit(f"{fence}{_s(el.get('language'))}\n{raw}{newline}{fence}")
             self.end_block()

@@ -1,10 +1,10 @@
-"""R8: ``<br>`` tags become line breaks (a space inside table rows; normalizer.md §5.2).
+"""R8: ``<br>`` tags become line breaks (a space inside table rows).
 
 Fires when (numbered guards):
 
 1. the line is PROSE, BLANK or TABLE;
 2. the ``<br>``'s ``<`` is not inside an inline code span (``Use `<br>` for HTML breaks``);
-3. [D27] the ``<`` is not backslash-escaped (``a\\<br>b`` is literal text);
+3. the ``<`` is not backslash-escaped (``a\\<br>b`` is literal text);
 4. the next line does not start an HTML block that only an open paragraph holds back
    (``a<br>`` over ``<d>``: cut, the line would end the paragraph and ``<d>`` would open an
    HTML block that hides the fences below it), else the line stays as it is;
@@ -17,9 +17,12 @@ Fires when (numbered guards):
    a quote or list item), or continue the list item a fence ended with
    (``- ```\n<br>``);
 6. a table row does not become blank (``<br><br>`` as a row: a blank line would end
-   the table, and continue a list item above it).
+   the table, and continue a list item above it);
+7. the next line is not a ``===`` setext underline (``<br>~~~py x~~~`` over ``===``: V4
+   does not split a one-liner under one, so cut, the piece would open a fence that
+   swallows the rest of the reply).
 
-[D27] A piece that would open a fenced code block after the cut (``<Br>~~~``)
+A piece that would open a fenced code block after the cut (``<Br>~~~``)
 gets a backslash before its fence run (``\\~~~``), unless the piece is a whole
 one-line fence that V4 splits into a closed block (not a tilde one-liner that a
 later line closes: that one is an opener). The pipeline re-classifies
@@ -43,7 +46,7 @@ from ..lines import (
     tilde_closers,
 )
 from ..mask import pair_backticks
-from .one_line_fence import split_one_liner
+from .one_line_fence import EQUALS_UNDERLINE, split_one_liner
 
 _BR = re.compile(r"<br[ \t\n\r\f]*/?>", re.IGNORECASE)
 _MAY_FIRE = re.compile(r"<br", re.IGNORECASE)
@@ -175,8 +178,9 @@ def break_tags(lines: list[Line]) -> list[Line] | None:
             continue
         live = live_br_tags(text)
         if not live or (
-            line.kind is PROSE and i + 1 < len(lines) and holds_back_html(lines[i + 1])
-        ):
+            line.kind is PROSE and i + 1 < len(lines)
+            and (holds_back_html(lines[i + 1]) or EQUALS_UNDERLINE.match(lines[i + 1].text))
+        ):  # guards 4 and 7
             out.append(line)
             continue
         head = text[: live[0][0]]

@@ -19,9 +19,10 @@ Fires when (numbered guards):
 7. the line does not continue a paragraph that lies in a block quote or list item
    (``- a`` over ``~~~py x~~~``: the one-liner is a lazy continuation line of the item,
    and split it would end the item, and any fence the item holds further down);
-8. the next line is not a setext underline (``===`` or ``---`` alone): CommonMark reads the
-   one-liner as a heading's text then, and split, the underline would become a paragraph
-   that takes an indented line below as its text instead of code (or a rule).
+8. the next line is not a ``===`` setext underline: CommonMark reads the one-liner as a
+   heading's text then, and split, the underline would become a paragraph that takes an
+   indented line below as its text instead of code (a ``---`` underline becomes a rule,
+   which changes no code).
 """
 
 from __future__ import annotations
@@ -40,13 +41,15 @@ from ..lines import (
     split_one_liner,
 )
 
-__all__ = ["LANGUAGES", "may_fire", "split_one_line_fences", "split_one_liner", "will_split"]
+__all__ = ["EQUALS_UNDERLINE", "LANGUAGES", "may_fire", "split_one_line_fences", "split_one_liner",
+           "will_split"]
 
 _CONTAINER_START = re.compile(r"[ \t]*(?:>|(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|\Z))")
 
 
-# Guard 8: a line that underlines the paragraph above it as a heading.
-_SETEXT_UNDERLINE = re.compile(r" {0,3}(?:=+|-+)[ \t]*\Z")
+# Guard 8: a line that underlines the paragraph above it as a heading, and would be
+# paragraph text below a code block.
+EQUALS_UNDERLINE = re.compile(r" {0,3}=+[ \t]*\Z")
 
 
 def may_fire(text: str) -> bool:
@@ -70,7 +73,7 @@ def will_split(lines: Sequence[Line]) -> list[bool]:
             and ("``" in t or "~~" in t)
             and split_one_liner(t) is not None
             and not (i + 1 < n and (holds_back_html(lines[i + 1])
-                                    or _SETEXT_UNDERLINE.match(lines[i + 1].text)))
+                                    or EQUALS_UNDERLINE.match(lines[i + 1].text)))
         ):
             out[i] = True
             continue

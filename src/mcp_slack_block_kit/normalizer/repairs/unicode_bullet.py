@@ -26,6 +26,7 @@ prose, so the converter rescues them only with peer evidence.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from ..lines import PROSE, FenceWalkMemo, Line, new_item_reaches_fence, some_line_starts
 from ..lines import _columns as columns_after  # the classifier's own column count
@@ -65,6 +66,11 @@ def replace_bullet_glyphs(lines: list[Line]) -> list[Line] | None:
     # code or a second paragraph, and its reading must not depend on whether the item above
     # was written with a glyph or a `-` (the repair must give what it gives on its output).
     items: list[int] = []
+    # Guard 4 can only hold with a fence run at or below the line (a PROSE line is in no open
+    # fence); without one, skip its scan of the rest, which made long lists quadratic.
+    last_run = max(
+        (j for j, ln in enumerate(lines) if "```" in ln.text or "~~~" in ln.text), default=-1
+    )
     for i, line in enumerate(lines):
         text = line.text
         if line.kind is not PROSE or not text.strip():
@@ -86,7 +92,7 @@ def replace_bullet_glyphs(lines: list[Line]) -> list[Line] | None:
             continue
         new = m.group(1) + "- " + text[m.end() :]
         content = indent + 2
-        if new_item_reaches_fence(lines, i, new, content, memo):
+        if i <= last_run and new_item_reaches_fence(lines, i, new, content, memo):
             items.clear()  # guard 4: the line stays paragraph text
             continue
         _open(items, indent, content)
@@ -98,8 +104,8 @@ def replace_bullet_glyphs(lines: list[Line]) -> list[Line] | None:
 
 def _nests(items: list[int], indent: int) -> bool:
     """Would a ``-`` item at column ``indent`` nest in one of the open ``items``?"""
-    kept = [c for c in items if c <= indent]
-    return bool(kept) and indent - kept[-1] <= 3
+    k = bisect_right(items, indent)  # items are increasing: the ones it continues
+    return k > 0 and indent - items[k - 1] <= 3
 
 
 def _open(items: list[int], indent: int, content: int) -> None:
@@ -115,8 +121,8 @@ def _track_marker(items: list[int], text: str) -> None:
     if m is None:
         return
     indent = _columns(m.group(1))
-    kept = [c for c in items if c <= indent]
-    if indent - (kept[-1] if kept else 0) > 3:
+    k = bisect_right(items, indent)
+    if indent - (items[k - 1] if k else 0) > 3:
         return  # too deep for a marker: paragraph text
     after = indent + len(m.group(2))
     gap = _columns(m.group(3), after) - after
