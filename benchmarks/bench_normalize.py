@@ -6,7 +6,9 @@
 
 For each pathological pattern (issue 3: 50k backticks, 50k ``*``, 50k ``[``, 20k
 ``<br>``, 10k-deep ``>``, one 1 MB line, 100k short table rows; for V12-V14: CJK bold
-labels, fences shown inside fences, pipe rows without a delimiter row) it times
+labels, fences shown inside fences, pipe rows without a delimiter row; list- and
+HTML-dense text: glued items that are each other's lazy continuation lines, nested and
+quoted items holding fences, HTML blocks on their own and in list items) it times
 ``normalize`` at size N and 4N (best of ``--repeat`` runs) and prints the ratio
 (target: at most ~5, i.e. linear), then times every pattern grown to about 1 MB
 (target: under 1 s each). Last, the throughput on the benchmark corpus
@@ -51,6 +53,19 @@ PATTERNS: dict[str, tuple[Callable[[int], str], int]] = {
     "50k CJK bold labels": (lambda n: "**重要提示：**请注意。\n" * n, 50_000),
     "10k nested fences": (lambda n: "```md\n```py\nx\n```\n```\n" * n, 10_000),
     "100k undelimited rows": (lambda n: "| a | b |\n" * n, 100_000),
+    # List- and HTML-dense text: containers, lazy continuation lines and HTML blocks, which
+    # the classifier tracks line by line (glued items once made C3/C4 quadratic).
+    "20k glued items, lazy lines": (lambda n: "-a\n-b\n1.c\n  - d\n" * (n // 4), 20_000),
+    "5k nested items with fences": (
+        lambda n: ("- item *one*\n  - nested `x`\n    ```py\n    code\n    ```\n"
+                   "1. first\n   continued\n\n") * (n // 5), 5_000),
+    "10k quoted items with fences": (
+        lambda n: "> - a\n> - b\n>   ```\n>   c\n>   ```\n" * (n // 5), 10_000),
+    "10k HTML blocks": (
+        lambda n: "<div>\n<p>x</p>\n</div>\n\n<!-- c -->\n<br>\n<d>\n\n" * (n // 8),
+        10_000),
+    "10k HTML blocks in items": (
+        lambda n: "- <div>\n  x\n  </div>\n- <pre>\n  y\n  </pre>\n" * (n // 6), 10_000),
 }
 
 

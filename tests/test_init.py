@@ -23,11 +23,13 @@ def _loaded_after(statement: str) -> list[str]:
 
 
 def test_import_is_light() -> None:
-    """Importing the package loads neither the MCP SDK, the parser nor a Slack client; the
-    options (what the CLI builds first) load the parser but still no SDK or client."""
+    """Importing the package loads neither the MCP SDK, the parser nor a Slack client; nor do
+    the options (what the CLI builds first); converting loads the parser and nothing else."""
     assert _loaded_after("import mcp_slack_block_kit") == []
     assert _loaded_after("import mcp_slack_block_kit.cli") == []  # the CLI starts light too
-    assert _loaded_after("import mcp_slack_block_kit as m; m.Options") == ["pyromark"]
+    assert _loaded_after("import mcp_slack_block_kit as m; m.Options(); m.Mode") == []
+    assert _loaded_after("from mcp_slack_block_kit.converter import Options, Mode") == []
+    assert _loaded_after("import mcp_slack_block_kit as m; m.convert('# hi')") == ["pyromark"]
 
 
 def test_unknown_public_name_raises_attribute_error() -> None:

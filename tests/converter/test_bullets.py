@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mcp_slack_block_kit.converter import nodes as nd
 from mcp_slack_block_kit.converter import parse as p
@@ -59,3 +63,37 @@ def test_rescue_keeps_lead_in_and_item_ranges() -> None:
 def test_rescue_needs_relative_indent_below_four() -> None:
     """A continuation line indented four or more columns past the paragraph is not a bullet."""
     assert "list" not in kinds("text\n★ a\n    ★ b")
+
+
+# The parser skips the rescue for a document with no line that starts (after quote markers
+# and indentation) with a non-ASCII character or an entity; these all reach it.
+@pytest.mark.parametrize(("markdown", "lists"), [
+    ("&#9733; a\n&#9733; b", 1),  # entities that decode to the glyph
+    ("★ a\r\n★ b", 1),
+    ("> ★ a\n> ★ b", 1),
+    ("> ★ a\n★ b", 1),  # a lazy continuation line
+    ("x\n\t★ a\n\t★ b", 1),
+    ("- x\n  ★ a\n  ★ b", 2),  # the item's list and the rescued one inside it
+    ("1. ★ a\n   ★ b", 2),
+])
+def test_rescue_reaches_every_line_start(markdown: str, lists: int) -> None:
+    assert kinds(markdown).count("list") == lists
+
+
+def _dump(doc: nd.Node) -> list[tuple[str, int, int, str]]:
+    return [(n.kind, n.start, n.end, n.text if isinstance(n, nd.Text) else "")
+            for n in nd.iter_nodes(doc)]
+
+
+_PIECES = ["★ ", "→ ", "• ", "&#9733; ", "&amp; ", "é ", "a", " ", "\n", "\r\n", "\r", "> ",
+           "- ", "1. ", "  ", "\t", "**b**", "<div>", "\n\n"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=24).map("".join))
+def test_skipping_the_rescue_changes_no_tree(markdown: str) -> None:
+    """The document-wide pre-check only skips work: the tree is the one the rescue gives."""
+    fast = _dump(p.parse(markdown, OPTS))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(p, "_GLYPH_LINE", re.compile(""))  # always try the rescue
+        assert _dump(p.parse(markdown, OPTS)) == fast

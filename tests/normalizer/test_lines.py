@@ -1,25 +1,36 @@
-"""The line classifier and the inline-code mask."""
+"""The line classifier, the inline-code mask, and the fence-boundary walk staying linear."""
 
 from __future__ import annotations
 
+from typing import SupportsIndex, overload
+
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fixture_file import Case
 from mcp_slack_block_kit.normalizer.lines import (
+    FenceWalkMemo,
     Kind,
+    Line,
     classify,
     delimiter_row,
     is_link_reference_definition,
+    new_item_reaches_fence,
     paragraphs,
     paragraphs_holding,
     reassemble,
     some_line_starts,
 )
 from mcp_slack_block_kit.normalizer.mask import inline_code_mask, pair_backticks
+from mcp_slack_block_kit.normalizer.repairs import (
+    bullet_no_space,
+    numbered_no_space,
+    unicode_bullet,
+)
 from normalizer.helpers import NORMALIZER_FIXTURES, cases
-from normalizer.strategies import token_text
+from normalizer.strategies import commonmark_doc, token_text
+from watchdog import describe, finishes
 
 CLASSIFIER = cases(NORMALIZER_FIXTURES / "classifier.md")
 
@@ -199,3 +210,85 @@ def test_paragraphs_keep_a_line_with_brackets_that_is_no_definition() -> None:
     """Only a real link reference definition ends a paragraph: `see [x]: y` is prose."""
     assert paragraphs(classify("a\nsee [x]: y\nb")) == [(0, 3)]
     assert paragraphs(classify("a\n[x]: https://x.com\nb")) == [(0, 1), (2, 3)]
+
+
+class CountingLines(list[Line]):
+    """The classifier's lines, counting each read by index (how far the walks went)."""
+
+    reads = 0
+
+    @overload
+    def __getitem__(self, i: SupportsIndex) -> Line: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Line]: ...
+    def __getitem__(self, i: SupportsIndex | slice) -> Line | list[Line]:
+        self.reads += 1
+        return super().__getitem__(i)
+
+
+# Each glued item is a lazy continuation line of the item above it, so the walk from
+# every item runs to the end of the document unless walks share what they found.
+GLUED = [
+    ("-item\n", bullet_no_space.space_bullets),
+    ("1.item\n", numbered_no_space.space_numbers),
+    ("• item\n", unicode_bullet.replace_bullet_glyphs),
+]
+
+
+@pytest.mark.parametrize(("line", "repair"), GLUED, ids=["C3", "C4", "C11"])
+def test_glued_items_are_walked_once(line: str, repair: object) -> None:
+    n = 400
+    lines = CountingLines(classify(line * n))
+    assert callable(repair)
+    out = repair(lines)
+    assert out is not None and len(out) == n + 1
+    # Without the shared memo the walks read about n * n / 2 = 80,000 lines.
+    assert lines.reads <= 4 * n
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(commonmark_doc, token_text),
+    st.lists(st.sampled_from(["-a", "- a", "1. a", "-", "  x", ""]), min_size=1, max_size=3),
+    st.integers(min_value=1, max_value=6),
+)
+def test_memo_gives_the_walks_own_answers(doc: str, texts: list[str], col: int) -> None:
+    """A shared memo changes no answer, whatever order and columns the questions come in."""
+    lines = classify(doc)
+    memo: FenceWalkMemo = {}
+    for text in texts:
+        for i in range(len(lines)):
+            expected = new_item_reaches_fence(lines, i, text, col)
+            assert new_item_reaches_fence(lines, i, text, col, memo) is expected
+
+
+def test_a_line_of_nested_markers_is_read_in_linear_time() -> None:
+    """40,000 list markers on one line (a thematic break is looked for after each one) end in
+    seconds, not the hour the re-scan of the line's rest after every marker took."""
+    n = 40_000
+    text = "- " * n + "```\n" + " " * (2 * n) + "x\n"
+    with finishes(describe("classify", text)):
+        lines = classify(text)
+    assert [line.kind for line in lines] == [Kind.FENCE_OPEN, Kind.FENCE_CONTENT,
+                                             Kind.FENCE_CONTENT]
+    assert lines[0].prefix == 2 * n
+
+
+PR, OP, CO, IC = Kind.PROSE, Kind.FENCE_OPEN, Kind.FENCE_CONTENT, Kind.INDENTED_CODE
+
+
+@pytest.mark.parametrize(("text", "kinds", "prefixes"), [
+    ("- - -\n```\n", [PR, OP, CO], [0, 0, 0]),  # a thematic break, not three items
+    ("* * *\n    code\n```\n", [PR, IC, OP, CO], [0, 0, 0, 0]),
+    ("*  *  * \t\n    code\n```\n", [PR, IC, OP, CO], [0, 0, 0, 0]),
+    ("- - ```\n    x\n", [OP, CO, CO], [4, 4, 0]),  # two items, then a fence
+    ("- - - ```\n", [OP, CO], [6, 0]),
+    ("- * -\n```\n", [PR, OP, CO], [5, 0, 0]),  # mixed characters: items
+    ("- -\n    x\n```\n", [PR, PR, OP, CO], [3, 4, 0, 0]),
+])
+def test_thematic_breaks_among_markers(text: str, kinds: list[Kind], prefixes: list[int]
+                                       ) -> None:
+    """Only a rest of one marker character, spaces and TABs is a thematic break."""
+    lines = classify(text)
+    assert [line.kind for line in lines] == kinds
+    assert [line.prefix for line in lines] == prefixes

@@ -92,9 +92,10 @@ class Converter:
         return self._run(markdown, False)
 
     def _run(self, markdown: str, for_messages: bool) -> ConversionResult:
-        """``convert``; ``for_messages`` gives ``to_messages``' two differences (validation
-        spec §3.1): link and inline-image titles are kept on the rich_text path, and an
-        over-long markdown_block text falls back to the rich_text decomposition."""
+        """``convert``; ``for_messages`` gives ``to_messages``' two differences: link and
+        inline-image titles are kept on the rich_text path (a title is otherwise invisible
+        in Slack), and an over-long markdown_block text falls back to the rich_text
+        decomposition."""
         if not isinstance(markdown, str):
             raise ConversionError(f"markdown must be a str, not {type(markdown).__name__}")
         opts = self._options
@@ -165,11 +166,11 @@ class Converter:
         if accepted:
             md = emit_markdown(doc, opts)
             if not md.strip():
-                return []  # [D24] nothing visible: no block and no advisory
+                return []  # nothing visible: no block and no advisory
             if _byte_len(md) <= MAX_MARKDOWN_BLOCK_SUM:
                 warnings.append(MARKDOWN_BLOCK_FALLBACK_SURFACES_WARNING)
                 return [{"type": "markdown", "text": md}]
-            # [D7] grown past the limit while emitting: decompose instead of failing.
+            # grown past the limit while emitting: decompose instead of failing.
         elif patterns:
             warnings.append(nested_pattern_warning(patterns))
         return render_rich_text(doc, opts, keep_titles)
@@ -207,7 +208,7 @@ def convert(markdown: str, options: Options | None = None, **overrides: Any) -> 
 
 
 def convert_for_messages(markdown: str, options: Options) -> ConversionResult:
-    """Package-internal: ``convert`` as ``to_messages`` needs it (validation spec §3.1).
+    """Package-internal: ``convert`` as ``to_messages`` needs it.
 
     Link and inline-image titles are written as `` (title)`` text on the rich_text path,
     and in markdown_block mode a text over 12,000 bytes is decomposed into rich_text blocks

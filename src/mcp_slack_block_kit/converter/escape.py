@@ -1,4 +1,4 @@
-"""Mention-safety escaping (§7, §7.6): ``&`` → ``&amp;`` first, then ``<`` and ``>``."""
+"""Mention-safety escaping (docs/safety.md): ``&`` → ``&amp;`` first, then ``<`` and ``>``."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ def _unchanged(text: str) -> str:
 def escape_per_policy(
     text: str, *, allow_broadcasts: bool = False, preserve_mention_tokens: bool = False
 ) -> str:
-    """*Escape per policy* (§7.6): unchanged when broadcasts are allowed; else keep trusted
+    """*Escape per policy*: unchanged when broadcasts are allowed; else keep trusted
     tokens verbatim when ``preserve_mention_tokens``; else escape everything."""
     if allow_broadcasts:
         return text
@@ -77,5 +77,6 @@ _EMPHASIS_CHARS = str.maketrans({"*": "\\*", "_": "\\_", "~": "\\~", "`": "\\`"}
 
 
 def escape_emphasis(text: str) -> str:
-    """Put a backslash before every ``*``, ``_``, ``~`` and backtick (§8.2 heading sections)."""
+    """Put a backslash before every ``*``, ``_``, ``~`` and backtick (heading sections are
+    mrkdwn)."""
     return text.translate(_EMPHASIS_CHARS)

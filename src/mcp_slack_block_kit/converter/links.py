@@ -1,4 +1,4 @@
-"""Bare-URL linkify (converter spec §6.1), shared by all emitters.
+"""Bare-URL linkify, shared by all emitters.
 
 ``find_links(text)`` returns the bare URLs, ``www.`` hosts and e-mail addresses a
 plain-text run should link, as ``(start, end, url)`` triples of code-point offsets
@@ -18,7 +18,7 @@ from .._urls import link_refusal
 __all__ = ["find_links", "linkify_target"]
 
 # A link may start only at the start of the run or right after one of these characters
-# (spec §6.1), so URLs inside Slack tokens such as `^https://…` stay literal. An e-mail
+# so URLs inside Slack tokens such as `^https://…` stay literal. An e-mail
 # address also starts where its local part starts (never inside a run of its characters).
 _URL_LEAD_CHARS = frozenset(" \t*_~(")
 _MAIL_LEAD_CHARS = frozenset(" \t*~(")

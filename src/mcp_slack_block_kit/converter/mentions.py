@@ -1,4 +1,4 @@
-"""Trusted Slack tokens (§7.4), ``mention_map`` handles (§7.3) and emoji shortcodes (§7.2)."""
+"""Trusted Slack tokens, ``mention_map`` handles and emoji shortcodes (docs/safety.md)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ __all__ = [
     "trusted_tokens",
 ]
 
-# The four trusted token shapes of §7.4, in one alternation. IDs are upper-case ASCII
+# The four trusted token shapes, in one alternation. IDs are upper-case ASCII
 # letters and digits; a fallback never holds `<`, `>`, `&` or `|`, so a token cannot
 # smuggle a broadcast (`<@U1|<!channel>>` does not match). Every branch starts with
 # a fixed prefix and has no nested quantifiers, so matching is linear.
@@ -58,7 +58,7 @@ EMOJI_RE = re.compile(r":(?<![0-9]:)([A-Za-z+][A-Za-z0-9_+-]*):(?![0-9])")
 def resolve_handle(handle: str, mention_map: Mapping[str, str]) -> tuple[str, str] | None:
     """Return ``(matched_handle, slack_id)`` for a ``@handle`` run, or ``None``.
 
-    [D14]: when the longest run is not a key and ends in ``.``/``-``, those trailing
+    When the longest run is not a key and ends in ``.``/``-``, those trailing
     characters are dropped and the look-up is retried (``ping @alice.`` resolves).
     """
     target = mention_map.get(handle)

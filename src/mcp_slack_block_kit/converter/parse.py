@@ -116,17 +116,23 @@ _END_WORK = frozenset(
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+# A line whose text (after quote markers and indentation) starts with a non-ASCII character
+# or an entity (``&#9733;``): the bullet rescue needs two such lines in one paragraph, one
+# of them after a line ending, so without any the whole document skips it.
+_GLYPH_LINE = re.compile(r"(?:\A|[\n\r])[ \t>]*(?:[^\x00-\x7f]|&)")
 
 
 class _Facts:
     """Mutable facts gathered while building (one per ``parse`` call)."""
 
     __slots__ = (
-        "has_image", "html_end", "html_tail", "max_depth", "patterns", "refusals",
+        "bullets", "has_image", "html_end", "html_tail", "max_depth", "patterns", "refusals",
         "table_overflow",
     )
 
-    def __init__(self) -> None:
+    def __init__(self, bullets: bool) -> None:
+        # Can a paragraph line start with a bullet glyph (else the rescue is skipped)?
+        self.bullets = bullets
         self.has_image = False
         self.refusals: dict[tuple[str, str], None] = {}  # an ordered set
         self.table_overflow = False
@@ -153,7 +159,7 @@ def parse(markdown: str, options: Options) -> Document:
         source_bytes = markdown.encode("utf-8")
     doc = Document(markdown, source_bytes)
     parser = _PARSERS[bool(options.enable_tables)]
-    facts = _Facts()
+    facts = _Facts(_GLYPH_LINE.search(markdown) is not None)
     events = parser.events_with_range(markdown, merge_text=True)
     _build(events, doc, source_bytes, facts, parser, 0, (0, 0), True)
     depth = facts.max_depth + 1
@@ -374,7 +380,7 @@ def _build(
                     tail.children.extend(node.children)
                     tail.end = node.end
                     continue
-                if len(node.children) > 2:
+                if facts.bullets and len(node.children) > 2:
                     rescued = rescue_bullets(node, src)
                     if rescued is not None:
                         if quote_depth:
@@ -455,23 +461,22 @@ def _wrap_item(item: Node, src: bytes, in_quote: bool, facts: _Facts) -> None:
             continue
         if run is not None:
             if run is not tail:
-                _add_paragraph(run, wrapped, src, in_quote, facts.patterns)
+                _add_paragraph(run, wrapped, src, in_quote, facts)
             run = None
         wrapped.append(child)
     if run is not None and run is not tail:
-        _add_paragraph(run, wrapped, src, in_quote, facts.patterns)
+        _add_paragraph(run, wrapped, src, in_quote, facts)
     item.children = wrapped
 
 
-def _add_paragraph(
-    paragraph: Node, out: list[Node], src: bytes, in_quote: bool, patterns: set[str]
-) -> None:
-    rescued = rescue_bullets(paragraph, src)
+def _add_paragraph(paragraph: Node, out: list[Node], src: bytes, in_quote: bool, facts: _Facts
+                   ) -> None:
+    rescued = rescue_bullets(paragraph, src) if facts.bullets else None
     if rescued is None:
         out.append(paragraph)
         return
     if in_quote:
-        patterns.add(PATTERN_LIST_IN_BLOCKQUOTE)
+        facts.patterns.add(PATTERN_LIST_IN_BLOCKQUOTE)
     out.extend(rescued)
 
 

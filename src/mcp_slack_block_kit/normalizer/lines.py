@@ -1,4 +1,4 @@
-"""The line model and the one shared line classifier (normalizer.md §3)."""
+"""The line model and the one shared line classifier every repair reads."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 __all__ = [
     "LANGUAGES",
+    "FenceWalkMemo",
     "Kind",
     "Line",
     "classify",
@@ -32,7 +33,7 @@ __all__ = [
 
 
 class Kind(IntEnum):
-    """What a line is, for the repairs (normalizer.md §3.2)."""
+    """What a line is, for the repairs."""
 
     PROSE = 0
     BLANK = 1
@@ -59,10 +60,10 @@ CODE_KINDS = frozenset({FENCE_OPEN, FENCE_CONTENT, FENCE_CLOSE, INDENTED_CODE})
 class Line(NamedTuple):
     """One line: its text (never holding a line ending), kind and original ending.
 
-    ``prefix`` is the length of the line's container prefix ([D19]: block-quote
-    markers and list-item indentation); ``cont`` is that prefix as it must be
-    written on a continuation line (list markers turned into spaces). Both are
-    only filled in by ``classify``; V3 reads them on a fence opener.
+    ``prefix`` is the length of the line's container prefix (block-quote markers and
+    list-item indentation, which decide where a fence inside them ends); ``cont`` is that
+    prefix as it must be written on a continuation line (list markers turned into spaces).
+    Both are only filled in by ``classify``; V3 reads them on a fence opener.
     """
 
     text: str
@@ -73,14 +74,14 @@ class Line(NamedTuple):
 
 
 _EOL = re.compile(r"(\r\n|\r|\n)")
-# Fence line (§3.4): 0-3 spaces, a maximal run of >=3 backticks or tildes, the info part.
+# Fence line (CommonMark): 0-3 spaces, a maximal run of >=3 backticks or tildes, the info part.
 _FENCE = re.compile(r"( {0,3})(`{3,}|~{3,})(.*)", re.DOTALL)
-# Container markers at the current position (§3.3, [D19]): block quotes, a list item.
+# Container markers at the current position: block quotes, a list item.
 _QUOTE_RUN = re.compile(r"(?: {0,3}> ?)+")
 _ONE_QUOTE = re.compile(r" {0,3}> ?")
 _MARKER_START = frozenset(" >-*+0123456789")  # how a container marker can begin
 _LIST_MARKER = re.compile(r" {0,3}(?:[-*+]|[0-9]{1,9}[.)])(?=[ \t]|\Z)")
-# [D2] a line that opens another block ends a table run.
+# A line that opens another block ends a table run (GFM).
 # A bare marker (``-``, ``1.``) counts too, so stripping ``- `` to ``-`` (C5) keeps the table's end.
 _BLOCK_START = re.compile(
     r" {0,3}(?:#{1,6}(?:[ \t]|\Z)|>|[-*+](?:[ \t]|\Z)|[0-9]{1,9}[.)](?:[ \t]|\Z))"
@@ -90,7 +91,7 @@ _DELIMITER_ROW = re.compile(
 )
 _LINK_REF_DEF = re.compile(r" {0,3}\[(?:[^\\\[\]]|\\.)+\]:")
 
-# The language guard: 75 names (normalizer.md §5.12).
+# The language guard: 75 names (a one-line fence is split only after one of them).
 _LANGUAGE_NAMES = """
 go golang js javascript ts typescript py python rb ruby rs rust c cpp cxx cc c++ java kt
 kotlin swift php perl pl sh bash zsh shell sql json yaml yml toml xml html css scss sass
@@ -282,7 +283,7 @@ def some_line_starts(body: str) -> Callable[[str], bool]:
 
 def closes_fence(text: str, char: str, length: int) -> bool:
     """Is ``text`` (after any container prefix) a closing fence for a ``length``-long run of
-    ``char``: a fence line of that character, at least as long, with a blank rest (§3.3 rule 1)?
+    ``char``: a fence line of that character, at least as long, with a blank rest?
     """
     fm = _FENCE.match(text)
     return (
@@ -318,12 +319,12 @@ def delimiter_row(text: str) -> bool:
 
 
 def is_link_reference_definition(text: str) -> bool:
-    """True for a link reference definition line such as ``[foo]: /url "title"`` (§3.7)."""
+    """True for a link reference definition line such as ``[foo]: /url "title"``."""
     return "]:" in text and _LINK_REF_DEF.match(text) is not None
 
 
 def reassemble(lines: Sequence[Line]) -> str:
-    """Join lines back into text, restoring each original line ending ([D20])."""
+    """Join lines back into text, restoring each original line ending (CR, LF or CRLF)."""
     return "".join([line.text + line.ending for line in lines])
 
 
@@ -370,7 +371,7 @@ def _columns(text: str, start: int, end: int, col: int) -> int:
 
 
 def classify(text: str) -> list[Line]:
-    """Split ``text`` into lines and give each its kind (normalizer.md §3.3).
+    """Split ``text`` into lines and give each its kind.
 
     ``reassemble(classify(s)) == s`` for every string ``s``.
     """
@@ -402,7 +403,7 @@ def classify(text: str) -> list[Line]:
     html_end = ""
     html_depth = 0
     closers: list[int] | None = None  # tilde_closers, built on first use
-    # [D19] Open containers, outermost first: a run of k nested block quotes is one
+    # Open containers, outermost first: a run of k nested block quotes is one
     # entry -k, a list item is its width W > 0 (so 10k nested quotes cost one entry).
     # Containers only matter where code can be: fences, and indented code in or after
     # a container (``>     code``; ``> <pre>`` over an indented line), and HTML blocks, which
@@ -442,14 +443,13 @@ def classify(text: str) -> list[Line]:
                     in_html = False
                 continue
         else:
-            if (
-                stack
-                and first
-                and first not in " \t>"
-                and not first.isspace()
-                and not (para and _lazy(line))
-            ):
-                # Unindented and no quote marker: no container continues (Step 1's result).
+            if stack and first and first not in " \t>" and not first.isspace():
+                # Unindented and no quote marker: no container continues (Step 1's result),
+                # unless the line is a lazy continuation of an open paragraph: then every
+                # container goes on and the line is paragraph text (what Step 1 would find).
+                # A plain first character other than ``#`` always makes a lazy line.
+                if para and ((first in _PLAIN_START and first != "#") or _lazy(line)):
+                    continue
                 stack.clear()
                 before.clear()
                 quote_at.clear()
@@ -540,6 +540,10 @@ def classify(text: str) -> list[Line]:
         empty_item = -1
         if track and not in_fence and not in_html:
             # Step 2: open new containers in what is left.
+            # Where the line's text ends once trailing ``-`` (or ``*``), spaces and TABs are
+            # cut: a thematic break at ``pos`` needs it at or before ``pos``. Found once per
+            # line, so a line of 10k nested markers stays linear.
+            dash_end = star_end = -1
             while pos < len(line) and line[pos] in _MARKER_START:
                 m = _QUOTE_RUN.match(line, pos)
                 if m is not None:
@@ -558,8 +562,20 @@ def classify(text: str) -> list[Line]:
                     opened = True
                     continue
                 m = _LIST_MARKER.match(line, pos)
-                if m is None or (line[pos] in "-*" and _THEMATIC.match(line, pos) is not None):
-                    break  # no list item (``- - -`` is a thematic break)
+                if m is None:
+                    break
+                c = line[pos]
+                if c == "-" or c == "*":
+                    if c == "-":
+                        if dash_end < 0:
+                            dash_end = len(line.rstrip(" \t-"))
+                        other_end = dash_end
+                    else:
+                        if star_end < 0:
+                            star_end = len(line.rstrip(" \t*"))
+                        other_end = star_end
+                    if other_end <= pos and _THEMATIC.match(line, pos) is not None:
+                        break  # no list item (``- - -`` is a thematic break)
                 start_col = col
                 marker_end = m.end()
                 mcol = _columns(line, pos, marker_end, col)
@@ -619,7 +635,7 @@ def classify(text: str) -> list[Line]:
             run = fm.group(2)
             info = fm.group(3)
             char = run[0]
-            # A backtick fence's info can hold no backtick (CommonMark §4.5); a tilde
+            # A backtick fence's info can hold no backtick (CommonMark); a tilde
             # one-liner such as ``~~~py x~~~`` is left to V4 as well (only that: the info
             # of ``~~~ aa ``` ~~~`` may hold tildes, so that line does open a fence), unless
             # a later line closes it: then it is the opener CommonMark reads, with the info
@@ -737,21 +753,46 @@ def _indent_columns(text: str) -> int:
     return col
 
 
-def new_item_reaches_fence(lines: Sequence[Line], i: int, text: str, content_col: int) -> bool:
+# What ``new_item_reaches_fence`` found from a given state of its walk: (line index, content
+# column, paragraph open) -> answer. One dict per ``lines`` list, shared by a repair's calls.
+FenceWalkMemo = dict[tuple[int, int, bool], bool]
+
+
+def new_item_reaches_fence(
+    lines: Sequence[Line],
+    i: int,
+    text: str,
+    content_col: int,
+    memo: FenceWalkMemo | None = None,
+) -> bool:
     """Would turning line ``i`` into the list item ``text`` move a fence boundary?
 
-    Fence detection depends on containers ([D19]): the item takes in the lines
+    Fence detection depends on containers: the item takes in the lines
     below it that are blank or indented at least ``content_col`` columns. That
     is harmless for a fence lying wholly inside those lines, but not when the
     item's own text holds a fence run, when a fence run sits in a line that is
     not fenced code now (an indented-code or one-liner line could become a
     fence), when a fence crosses the end of the item, or when it would take in
     indented code. C11, C3 and C4 do not fire then.
+
+    The walk below line ``i`` depends only on the line it is at, ``content_col`` and
+    whether a paragraph is open, so a repair asking about every line of ``lines`` passes
+    one ``memo``: each state is then walked once in all, and a run of glued items that
+    are each other's lazy continuation lines costs linear time, not quadratic.
     """
     if "```" in text[content_col:] or "~~~" in text[content_col:]:
         return True
     para = bool(text[content_col:].strip())  # the item's paragraph is open
+    seen: list[tuple[int, int, bool]] = []
+    found = False
     for j in range(i + 1, len(lines)):  # by index: a slice would copy (quadratic)
+        if memo is not None:
+            key = (j, content_col, para)
+            known = memo.get(key)
+            if known is not None:
+                found = known
+                break
+            seen.append(key)
         line = lines[j]
         t = line.text
         if not t.strip():
@@ -760,13 +801,19 @@ def new_item_reaches_fence(lines: Sequence[Line], i: int, text: str, content_col
         if _indent_columns(t) < content_col:
             if para and line.kind is PROSE and _lazy(t):
                 continue  # a lazy continuation line: the item goes on
-            return line.kind is FENCE_CONTENT or line.kind is FENCE_CLOSE
+            found = line.kind is FENCE_CONTENT or line.kind is FENCE_CLOSE
+            break
         if line.kind is INDENTED_CODE:
-            return True  # indented code now; in the item it would be text (or re-indented)
+            found = True  # indented code now; in the item it would be text (or re-indented)
+            break
         if ("```" in t or "~~~" in t) and line.kind not in _FENCE_KINDS:
-            return True
+            found = True
+            break
         para = line.kind is PROSE
-    return False
+    if memo is not None:
+        for key in seen:
+            memo[key] = found
+    return found
 
 
 _FENCE_KINDS = (FENCE_OPEN, FENCE_CONTENT, FENCE_CLOSE)
@@ -778,10 +825,10 @@ _RUN_OF_ONES = re.compile(b"\x01+")
 def paragraphs(
     lines: Sequence[Line], *, skip_definitions: bool = True
 ) -> list[tuple[int, int]]:
-    """The ``(start, end)`` index ranges of maximal runs of PROSE lines (§3.7).
+    """The ``(start, end)`` index ranges of maximal runs of PROSE lines.
 
     With ``skip_definitions`` a link reference definition line ends the
-    paragraph before it and belongs to none ([D26]).
+    paragraph before it and belongs to none (CommonMark: a definition is no text).
     """
     member = [line.kind is PROSE for line in lines]
     if skip_definitions:

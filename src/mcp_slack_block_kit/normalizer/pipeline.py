@@ -1,4 +1,4 @@
-"""The ordered repair table and the loop that runs it (normalizer.md §4)."""
+"""The ordered repair table and the loop that runs it."""
 
 from __future__ import annotations
 

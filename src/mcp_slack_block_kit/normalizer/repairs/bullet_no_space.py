@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-from ..lines import PROSE, Line, new_item_reaches_fence, some_line_starts
+from ..lines import PROSE, FenceWalkMemo, Line, new_item_reaches_fence, some_line_starts
 
 _GLUED = re.compile(r"( {0,3})([-*+])[^ \t\n\r\f0-9]")
 _STARTS_SOME_LINE = some_line_starts(_GLUED.pattern)
@@ -53,6 +53,7 @@ def space_bullets(lines: list[Line]) -> list[Line] | None:
     """Insert the missing space after glued bullet markers; None when none."""
     out: list[Line] | None = None
     cur = lines
+    memo: FenceWalkMemo = {}  # one walk state at most once: linear in all
     for i, line in enumerate(lines):
         if line.kind is not PROSE:
             continue
@@ -71,7 +72,7 @@ def space_bullets(lines: list[Line]) -> list[Line] | None:
             continue
         end = len(indent) + 1
         text = line.text[:end] + " " + line.text[end:]
-        if new_item_reaches_fence(lines, i, text, end + 1):
+        if new_item_reaches_fence(lines, i, text, end + 1, memo):
             continue  # guard 5
         if out is None:
             out = cur = list(lines)

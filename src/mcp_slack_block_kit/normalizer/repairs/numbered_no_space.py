@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from ..lines import PROSE, Line, new_item_reaches_fence, some_line_starts
+from ..lines import PROSE, FenceWalkMemo, Line, new_item_reaches_fence, some_line_starts
 
 _GLUED = re.compile(r"( {0,3})[0-9]{1,9}([.)])[^ \t\n\r\f0-9]")
 _PEER = re.compile(r"[0-9]{1,9}([.)])[^0-9]")
@@ -42,6 +42,7 @@ def space_numbers(lines: list[Line]) -> list[Line] | None:
     """Insert the missing space after glued ordered-list markers; None when none."""
     out: list[Line] | None = None
     cur = lines
+    memo: FenceWalkMemo = {}  # one walk state at most once: linear in all
     for i, line in enumerate(lines):
         if line.kind is not PROSE:
             continue
@@ -56,7 +57,7 @@ def space_numbers(lines: list[Line]) -> list[Line] | None:
             continue
         end = m.end() - 1
         text = line.text[:end] + " " + line.text[end:]
-        if new_item_reaches_fence(lines, i, text, end + 1):
+        if new_item_reaches_fence(lines, i, text, end + 1, memo):
             continue  # guard 4
         if out is None:
             out = cur = list(lines)

@@ -29,7 +29,14 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from ..lines import INDENTED_CODE, PROSE, Line, new_item_reaches_fence, some_line_starts
+from ..lines import (
+    INDENTED_CODE,
+    PROSE,
+    FenceWalkMemo,
+    Line,
+    new_item_reaches_fence,
+    some_line_starts,
+)
 from ..lines import _columns as columns_after  # the classifier's own column count
 
 GLYPHS = "•‣⁃⁌⁍∙◦▪▫●○■□◆◇"
@@ -61,6 +68,7 @@ def _columns(text: str, col: int = 0) -> int:
 def replace_bullet_glyphs(lines: list[Line]) -> list[Line] | None:
     """Turn glyph bullets into ``- `` items; None when none."""
     out: list[Line] | None = None
+    memo: FenceWalkMemo = {}  # one walk state at most once: linear in all
     # Content columns of the list items open in the current run of paragraph lines,
     # innermost last. A blank or non-prose line ends the run: after it an indented line is
     # code or a second paragraph, and its reading must not depend on whether the item above
@@ -98,7 +106,7 @@ def replace_bullet_glyphs(lines: list[Line]) -> list[Line] | None:
             continue
         new = m.group(1) + "- " + text[m.end() :]
         content = indent + 2
-        if i <= last_run and new_item_reaches_fence(lines, i, new, content):
+        if i <= last_run and new_item_reaches_fence(lines, i, new, content, memo):
             items.clear()  # guard 4: the line stays paragraph text
             continue
         _open(items, indent, content)
