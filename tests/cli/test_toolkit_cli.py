@@ -298,15 +298,19 @@ def test_a_bad_message_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[st
 
 # -- split: JSON that does not parse is not Markdown --------------------------------------------
 
-@pytest.mark.parametrize(("name", "text", "reason"), [
-    ("reply.md", '{"blocks": [', "Expecting value (line 1, column 13)"),
-    ("reply.md", '[{"type": "divider"},]', "Expecting value (line 1, column 22)"),
-    ("blocks.json", "[link](https://x.com)", "Expecting value (line 1, column 2)"),
+@pytest.mark.parametrize(("name", "text"), [
+    ("reply.md", '{"blocks": ['),
+    ("reply.md", '[{"type": "divider"},]'),
+    ("blocks.json", "[link](https://x.com)"),
 ])
 def test_split_of_broken_json_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                      name: str, text: str, reason: str) -> None:
+                                      name: str, text: str) -> None:
     """Text that starts like JSON, or a .json file, that fails to parse is an error (it would
-    otherwise be posted as a Markdown message showing the raw JSON)."""
+    otherwise be posted as a Markdown message showing the raw JSON). The reason is the json
+    module's own (its wording differs between Python versions)."""
+    with pytest.raises(json.JSONDecodeError) as parsed:
+        json.loads(text)
+    reason = f"{parsed.value.msg} (line {parsed.value.lineno}, column {parsed.value.colno})"
     path = write(tmp_path, text, name)
     status, out, err = run_cli(capsys, "split", path)
     assert (status, out) == (2, "")
