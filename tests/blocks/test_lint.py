@@ -34,13 +34,39 @@ def test_percent() -> None:
     assert (percent(145, 150), percent(134, 150), percent(1, 0), percent(5, -1)) == (96, 89, 0, 0)
 
 
-@pytest.mark.parametrize(("given", "effective"), [
-    (0, 90), (-1, 0), (-100, 0), (50, 50), (100, 100), (101, 100), (1000, 100),
-])
-def test_threshold_normalisation(given: int, effective: int) -> None:
-    """0 → 90, then clamp into 0–100."""
-    t = LintThresholds(text_pct=given, header_pct=given, actions_pct=given, blocks_pct=given)
-    assert t.normalized() == LintThresholds(effective, effective, effective, effective)
+@pytest.mark.parametrize("value", [0, 1, 50, 90, 100])
+def test_thresholds_take_any_percentage(value: int) -> None:
+    """0 through 100 are thresholds as given (0 is not a stand-in for the default)."""
+    t = LintThresholds(text_pct=value, header_pct=value, actions_pct=value, blocks_pct=value)
+    assert (t.text_pct, t.header_pct, t.actions_pct, t.blocks_pct) == (value,) * 4
+
+
+def test_thresholds_default_to_90() -> None:
+    """Absent (object field, mapping key or None) means 90."""
+    assert LintThresholds() == LintThresholds(90, 90, 90, 90)
+    assert LintThresholds.from_mapping({"text_pct": None}) == LintThresholds()
+    assert LintThresholds.from_mapping(None) == LintThresholds()
+
+
+@pytest.mark.parametrize("value", [-1, -100, 101, 1000])
+def test_thresholds_out_of_range_are_refused(value: int) -> None:
+    """A percentage outside 0-100 is a mistake, not something to clamp quietly."""
+    with pytest.raises(InvalidOptionsError, match=r"thresholds\.header_pct must be a percentage"):
+        LintThresholds(header_pct=value)
+    with pytest.raises(InvalidOptionsError, match="from 0 to 100"):
+        lint([bk.divider()], thresholds={"blocks_pct": value})
+
+
+def test_thresholds_unknown_key_is_refused() -> None:
+    with pytest.raises(InvalidOptionsError, match="unknown thresholds key 'text'"):
+        lint([bk.divider()], thresholds={"text": 50})
+
+
+def test_zero_threshold_reports_every_candidate() -> None:
+    """0 % fires on a one-character header; the default does not."""
+    assert lint([bk.header("h")]) == []
+    assert [f.code for f in lint([bk.header("h")], thresholds={"header_pct": 0})] == [
+        "header_near_limit"]
 
 
 def test_thresholds_as_mapping_or_object() -> None:

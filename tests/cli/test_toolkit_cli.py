@@ -347,11 +347,13 @@ def test_empty_file_says_empty_input(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert run_cli(capsys, "validate", path) == (2, "", f"error: read {path}: empty input\n")
 
 
-def test_lint_refuses_a_negative_percentage(tmp_path: Path,
+def test_lint_refuses_a_percentage_outside_0_to_100(tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
-    """A negative threshold would report everything; it is a usage error instead."""
+    """A threshold outside 0-100 is a usage error, not something to clamp quietly."""
     assert run_cli(capsys, "lint", "--text-pct", "-5", write(tmp_path, DIVIDER)) == (
-        2, "", "error: argument --text-pct: -5 is negative (0 keeps the default)\n")
+        2, "", "error: argument --text-pct: -5 is not a percentage from 0 to 100\n")
+    assert run_cli(capsys, "lint", "--text-pct", "101", write(tmp_path, DIVIDER)) == (
+        2, "", "error: argument --text-pct: 101 is not a percentage from 0 to 100\n")
 
 
 def test_markdown_text_messages(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -161,16 +161,20 @@ def test_lint_divider_has_no_findings() -> None:
 
 
 def test_lint_thresholds_reach_the_linter() -> None:
-    """header_pct 100 silences the 145-byte header; 0 means the 90 % default."""
+    """header_pct 100 silences the 145-byte header, absent means 90, 0 reports a 10-byte
+    one; a value outside 0-100 is an error result."""
     silent = structured(call("lint_block_kit", {"blocks": [header(145)],
                                                 "thresholds": {"header_pct": 100}}))
     assert "header_near_limit" not in [f["code"] for f in silent["findings"]]
-    default = structured(call("lint_block_kit", {"blocks": [header(145)],
-                                                 "thresholds": {"header_pct": 0}}))
+    default = structured(call("lint_block_kit", {"blocks": [header(145)], "thresholds": {}}))
     assert "header_near_limit" in [f["code"] for f in default["findings"]]
     low = structured(call("lint_block_kit", {"blocks": [header(10)],
-                                             "thresholds": {"header_pct": -5}}))
+                                             "thresholds": {"header_pct": 0}}))
     assert "header_near_limit" in [f["code"] for f in low["findings"]]
+    for bad in (-5, 101):
+        result = call("lint_block_kit", {"blocks": [header(10)],
+                                          "thresholds": {"header_pct": bad}})
+        assert result.is_error, bad
 
 
 def test_lint_surface() -> None:

@@ -87,3 +87,7 @@ MAX_TASK_TEXT_CHARS: Final = 256  # details / output of a task (reported), in co
 MAX_TASK_TITLE_CHARS: Final = 256  # no documented limit: chosen like details, in code points
 MAX_TASKS_PER_MESSAGE: Final = 50  # tasks one streamed message or plan block holds (reported)
 MAX_CONTEXT_ACTIONS_ELEMENTS: Final = 5  # context_actions elements (Slack docs, slack_sdk)
+
+# lint's near-limit findings fire at this percentage of each limit unless the caller sets
+# their own (LintThresholds, the CLI's --*-pct flags, the MCP tool's thresholds).
+DEFAULT_THRESHOLD_PCT: Final = 90

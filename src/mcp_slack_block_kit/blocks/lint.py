@@ -9,6 +9,7 @@ from typing import Any
 from ..exceptions import InvalidOptionsError
 from .budget import message_block_weight
 from .limits import (
+    DEFAULT_THRESHOLD_PCT,
     MAX_ACTIONS_ELEMENTS,
     MAX_HEADER_TEXT_CHARS,
     MAX_MESSAGE_TEXT_CHARS,
@@ -27,45 +28,43 @@ from .validate import (
 
 __all__ = ["DEFAULT_THRESHOLD_PCT", "Finding", "LintThresholds", "lint", "percent"]
 
-DEFAULT_THRESHOLD_PCT = 90
+
+
+_THRESHOLD_KEYS = ("text_pct", "header_pct", "actions_pct", "blocks_pct")
 
 
 @dataclass(frozen=True)
 class LintThresholds:
-    """Percentages of each limit at which a near-limit finding fires.
+    """Percentages of each limit at which a near-limit finding fires (default 90).
 
-    ``0`` means the default (90); other values are clamped into 0–100, so a negative
-    value fires on every candidate and 100 fires only at or above the limit.
+    Each must be an integer from 0 to 100: 0 fires on every candidate, 100 only at or
+    above the limit. Anything else raises ``InvalidOptionsError``.
     """
 
-    text_pct: int = 0
-    header_pct: int = 0
-    actions_pct: int = 0
-    blocks_pct: int = 0
+    text_pct: int = DEFAULT_THRESHOLD_PCT
+    header_pct: int = DEFAULT_THRESHOLD_PCT
+    actions_pct: int = DEFAULT_THRESHOLD_PCT
+    blocks_pct: int = DEFAULT_THRESHOLD_PCT
+
+    def __post_init__(self) -> None:
+        for key in _THRESHOLD_KEYS:
+            value = getattr(self, key)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidOptionsError(f"thresholds.{key} must be an integer, not {value!r}")
+            if not 0 <= value <= 100:
+                raise InvalidOptionsError(
+                    f"thresholds.{key} must be a percentage from 0 to 100, not {value}")
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any] | None) -> LintThresholds:
-        """Build from a plain mapping (MCP ``thresholds`` object); missing keys are 0.
-
-        A value that is not an integer raises ``InvalidOptionsError``.
-        """
-        values = values or {}
-        out: dict[str, int] = {}
-        for key in ("text_pct", "header_pct", "actions_pct", "blocks_pct"):
-            value = values.get(key)
-            if value is None:
-                value = 0
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise InvalidOptionsError(f"thresholds.{key} must be an integer, not {value!r}")
-            out[key] = value
-        return cls(**out)
-
-    def normalized(self) -> LintThresholds:
-        """The effective thresholds: ``0`` → 90, then clamped into 0–100."""
-        def norm(v: int) -> int:
-            return min(100, max(0, v or DEFAULT_THRESHOLD_PCT))
-        return LintThresholds(norm(self.text_pct), norm(self.header_pct),
-                              norm(self.actions_pct), norm(self.blocks_pct))
+        """Build from a plain mapping (the MCP ``thresholds`` object); a missing or ``None``
+        key keeps the default, an unknown key raises ``InvalidOptionsError``."""
+        values = dict(values or {})
+        unknown = sorted(set(values) - set(_THRESHOLD_KEYS))
+        if unknown:
+            raise InvalidOptionsError(f"unknown thresholds key {unknown[0]!r} "
+                                      f"(known: {', '.join(_THRESHOLD_KEYS)})")
+        return cls(**{key: value for key, value in values.items() if value is not None})
 
 
 @dataclass(frozen=True)
@@ -98,7 +97,6 @@ def lint(blocks: Any, *, surface: Surface | str = Surface.MESSAGE,
     blocks = decode_blocks(blocks)
     if thresholds is None or isinstance(thresholds, Mapping):
         thresholds = LintThresholds.from_mapping(thresholds)
-    t = thresholds.normalized()
     result = Validator(strict=False).validate_for_surface(blocks, surface)
     copied = [v for v in result.errors if v.code in SAFETY_CODES] + result.warnings
     findings = [Finding(v.path, v.code, v.message, v.hint) for v in copied]
@@ -107,7 +105,7 @@ def lint(blocks: Any, *, surface: Surface | str = Surface.MESSAGE,
     # Markdown blocks count as the blocks Slack renders them into (reported, docs/limits.md).
     weight = message_block_weight(blocks)
     pct = percent(max(len(blocks), weight), ceiling)
-    if pct >= t.blocks_pct:
+    if pct >= thresholds.blocks_pct:
         name = surface_name(surface)
         count = f"{len(blocks)} blocks"
         if weight > len(blocks):
@@ -127,28 +125,28 @@ def lint(blocks: Any, *, surface: Surface | str = Surface.MESSAGE,
         if type_ == "section" and isinstance(text, dict):
             n = _blen(text.get("text"))
             pct = percent(n, MAX_SECTION_TEXT_CHARS)
-            if pct >= t.text_pct:
+            if pct >= thresholds.text_pct:
                 findings.append(Finding(f"/blocks/{i}/text/text", "section_text_near_limit",
                                         f"{n}/{MAX_SECTION_TEXT_CHARS} chars ({pct}%)",
                                         "consider splitting at a paragraph boundary"))
         elif type_ == "header" and isinstance(text, dict):
             n = _blen(text.get("text"))
             pct = percent(n, MAX_HEADER_TEXT_CHARS)
-            if pct >= t.header_pct:
+            if pct >= thresholds.header_pct:
                 findings.append(Finding(f"/blocks/{i}/text/text", "header_near_limit",
                                         f"{n}/{MAX_HEADER_TEXT_CHARS} chars ({pct}%)",
                                         "shorten heading or split into a section"))
         elif type_ == "actions" and isinstance(block.get("elements"), list):
             n = len(block["elements"])
             pct = percent(n, MAX_ACTIONS_ELEMENTS)
-            if pct >= t.actions_pct:
+            if pct >= thresholds.actions_pct:
                 findings.append(Finding(f"/blocks/{i}/elements", "actions_near_limit",
                                         f"{n}/{MAX_ACTIONS_ELEMENTS} elements ({pct}%)",
                                         "split into multiple actions blocks"))
     findings.extend(_empty_texts(blocks))
     total = _text_bytes(blocks)
     pct = percent(total, MAX_MESSAGE_TEXT_CHARS)
-    if pct >= t.text_pct:
+    if pct >= thresholds.text_pct:
         findings.append(Finding(
             "/blocks", "message_very_long",
             f"{total} bytes of text ({pct}% of the {MAX_MESSAGE_TEXT_CHARS}-byte message budget)",

@@ -173,15 +173,15 @@ def _mode(value: str) -> str:
     return value
 
 
-def non_negative(value: str) -> int:
-    """A percentage flag of ``lint``, where 0 keeps the default and a negative number is a
-    mistake (the thresholds' own rule, shared with the MCP tool)."""
+def percentage(value: str) -> int:
+    """A percentage flag of ``lint``: an integer from 0 to 100 (the thresholds' own rule,
+    shared with the library and the MCP tool)."""
     try:
         number = int(value)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{value!r} is not an integer") from None
-    if number < 0:
-        raise argparse.ArgumentTypeError(f"{number} is negative (0 keeps the default)")
+    if not 0 <= number <= 100:
+        raise argparse.ArgumentTypeError(f"{number} is not a percentage from 0 to 100")
     return number
 
 

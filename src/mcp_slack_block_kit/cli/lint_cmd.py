@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from dataclasses import replace
 
-from ._io import add_input_argument, non_negative, write_json, write_out
+from ..blocks.limits import DEFAULT_THRESHOLD_PCT
+from ._io import add_input_argument, percentage, write_json, write_out
 from .validate_cmd import add_surface_flag, read_messages
 
 EPILOG = """\
@@ -31,8 +32,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                        ("header", "the 150-byte header limit"),
                        ("actions", "the 25-element actions limit"),
                        ("blocks", "the surface's block ceiling")):
-        parser.add_argument(f"--{name}-pct", type=non_negative, default=0, metavar="PCT",
-                            help=f"report at PCT%% of {what} (default 90; 0 keeps it)")
+        parser.add_argument(f"--{name}-pct", type=percentage, default=DEFAULT_THRESHOLD_PCT,
+                            metavar="PCT", help=f"report at PCT%% of {what}, 0-100 (default "
+                                                f"{DEFAULT_THRESHOLD_PCT}; 0 reports every one)")
     parser.add_argument("--json", action="store_true", help='print {"findings": [...]} as JSON')
 
 

@@ -9,6 +9,8 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import NotRequired, TypedDict
 
+from ..blocks.limits import DEFAULT_THRESHOLD_PCT
+
 __all__ = [
     "BlocksArg",
     "ConvertOutput",
@@ -40,14 +42,18 @@ SurfaceArg = Annotated[str, Field(
 
 
 class LintThresholdsInput(BaseModel):
-    """Near-limit thresholds in percent; 0 or absent means 90, values are clamped to 0-100."""
+    """Near-limit thresholds in percent, 0-100 (absent means 90; 0 reports every candidate)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    text_pct: int = Field(0, description="% of the 3,000-byte section text limit (default 90)")
-    header_pct: int = Field(0, description="% of the 150-byte header text limit (default 90)")
-    actions_pct: int = Field(0, description="% of the 25-element actions limit (default 90)")
-    blocks_pct: int = Field(0, description="% of the surface's block ceiling (default 90)")
+    text_pct: int = Field(DEFAULT_THRESHOLD_PCT, ge=0, le=100,
+                         description="% of the 3,000-byte section text limit (default 90)")
+    header_pct: int = Field(DEFAULT_THRESHOLD_PCT, ge=0, le=100,
+                         description="% of the 150-byte header text limit (default 90)")
+    actions_pct: int = Field(DEFAULT_THRESHOLD_PCT, ge=0, le=100,
+                         description="% of the 25-element actions limit (default 90)")
+    blocks_pct: int = Field(DEFAULT_THRESHOLD_PCT, ge=0, le=100,
+                         description="% of the surface's block ceiling (default 90)")
 
 
 # --------------------------------------------------------------------------- results

@@ -276,8 +276,8 @@ def lint_block_kit(
     blocks: BlocksArg = None,
     payload: PayloadArg = None,
     thresholds: Annotated[LintThresholdsInput | None, Field(
-        description="Near-limit thresholds in percent of each limit; 0 or absent means 90, "
-                    "values are clamped to 0-100.")] = None,
+        description="Near-limit thresholds in percent of each limit, 0-100; absent means "
+                    "90, 0 reports every candidate.")] = None,
     surface: SurfaceArg = "",
 ) -> Annotated[CallToolResult, LintOutput]:
     """Advisory lint of Block Kit: near-limit text, headers, actions and block counts
