@@ -35,19 +35,28 @@ _STYLE_HINT = "use only bold, italic, strike, code and underline, each true or f
 
 
 
+def _check_plain_text(run: _Run, text: Mapping[str, Any], path: str, what: str, limit: int,
+                      not_plain: tuple[str, str], too_long: tuple[str, str]) -> int:
+    """The checks a ``plain_text``-only text object shares (button label, header): its
+    type, then its length against ``limit``; each finding is ``(code, hint)``. Returns the
+    text's length."""
+    type_ = text.get("type") or ""
+    if type_ != "plain_text":
+        run.error(f"{path}/type", not_plain[0],
+                  f"{what} type is {_q(type_)}; must be \"plain_text\"", not_plain[1])
+    n = _blen(text.get("text"))
+    if n > limit:
+        run.error(f"{path}/text", too_long[0], f"{what} is {n} chars; max {limit}", too_long[1])
+    return n
+
+
 def _check_button(run: _Run, el: Mapping[str, Any], b: str) -> None:
     text = el.get("text")
     if isinstance(text, dict):
-        type_ = text.get("type") or ""
-        if type_ != "plain_text":
-            run.error(f"{b}/text/type", "button_text_must_be_plain_text",
-                      f"button text type is {_q(type_)}; must be \"plain_text\"",
-                      "convert the button label to a plain_text text object")
-        n = _blen(text.get("text"))
-        if n > MAX_BUTTON_TEXT_CHARS:
-            run.error(f"{b}/text/text", "button_text_too_long",
-                      f"button text is {n} chars; max {MAX_BUTTON_TEXT_CHARS}",
-                      "shorten the button label")
+        _check_plain_text(run, text, f"{b}/text", "button text", MAX_BUTTON_TEXT_CHARS,
+                          ("button_text_must_be_plain_text",
+                           "convert the button label to a plain_text text object"),
+                          ("button_text_too_long", "shorten the button label"))
     n = _blen(el.get("value"))
     if n > MAX_BUTTON_VALUE_CHARS:
         run.error(f"{b}/value", "button_value_too_long",
@@ -108,16 +117,10 @@ def _check_header(run: _Run, block: Mapping[str, Any], p: str, strict: bool) -> 
     if not isinstance(text, dict):
         run.error(f"{p}/text", "header_missing_text", "header block has no text", "set Text")
         return
-    type_ = text.get("type") or ""
-    if type_ != "plain_text":
-        run.error(f"{p}/text/type", "header_must_be_plain_text",
-                  f"header text type is {_q(type_)}; must be \"plain_text\"",
-                  "convert to a plain_text text object")
-    n = _blen(text.get("text"))
-    if n > MAX_HEADER_TEXT_CHARS:
-        run.error(f"{p}/text/text", "header_text_too_long",
-                  f"header text is {n} chars; max {MAX_HEADER_TEXT_CHARS}",
-                  "shorten the heading or fall back to a bold section.mrkdwn block")
+    n = _check_plain_text(run, text, f"{p}/text", "header text", MAX_HEADER_TEXT_CHARS,
+                          ("header_must_be_plain_text", "convert to a plain_text text object"),
+                          ("header_text_too_long",
+                           "shorten the heading or fall back to a bold section.mrkdwn block"))
     if n == 0:
         run.error(f"{p}/text/text", "header_text_empty", "header text is empty",
                   "provide non-empty heading text")

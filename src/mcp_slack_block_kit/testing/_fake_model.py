@@ -9,10 +9,11 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..blocks.limits import MAX_POST_TEXT_CHARS, MAX_UPDATE_TEXT_CHARS
+from ..server._addr import LOOPBACK_ADDRESS
 
 __all__ = ["FakeCall", "FakeMessage", "Snapshot"]
 
-LOOPBACK: Final = "127.0.0.1"
+LOOPBACK: Final = LOOPBACK_ADDRESS  # the package's one loopback rule (server/_addr.py)
 DEFAULT_TOKEN: Final = "xoxb-fake-token"
 DEFAULT_CHANNEL: Final = "C0FAKECHAN"
 DEFAULT_DM: Final = "D0FAKEDM01"
