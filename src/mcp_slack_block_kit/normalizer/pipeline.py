@@ -6,7 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
 
-from .lines import Line, classify, reassemble
+from .classifier import classify
+from .line_model import Line, reassemble
 from .repairs import (
     borderless_table,
     br_tag,

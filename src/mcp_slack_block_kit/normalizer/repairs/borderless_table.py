@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import re
 
-from ..lines import PROSE, TABLE, Line, delimiter_row
+from ..line_model import PROSE, TABLE, Line
+from ..syntax import delimiter_row
 
 # A thematic break ends a table (the parser reads it as a rule, not as a row).
 _RULE = re.compile(r" {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})\Z")

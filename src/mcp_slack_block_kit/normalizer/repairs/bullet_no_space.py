@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import re
 
-from ..lines import PROSE, FenceWalkMemo, Line, new_item_reaches_fence, some_line_starts
+from ..line_model import PROSE, Line
+from ..regions import FenceWalkMemo, new_item_reaches_fence
+from ..syntax import some_line_starts
 
 _GLUED = re.compile(r"( {0,3})([-*+])[^ \t\n\r\f0-9]")
 _STARTS_SOME_LINE = some_line_starts(_GLUED.pattern)

@@ -43,8 +43,9 @@ import re
 import string
 import unicodedata
 
-from ..lines import PROSE, Line, is_link_reference_definition
+from ..line_model import PROSE, Line
 from ..mask import pair_backticks
+from ..syntax import is_link_reference_definition
 
 ZWSP = "\u200b"
 _STARS = re.compile(r"\*+")

@@ -42,7 +42,8 @@ from __future__ import annotations
 
 import re
 
-from ..lines import FENCE_CLOSE, FENCE_CONTENT, FENCE_OPEN, Line, classify, reassemble
+from ..classifier import classify
+from ..line_model import FENCE_CLOSE, FENCE_CONTENT, FENCE_OPEN, Line, reassemble
 from .unclosed_fence import close_unclosed_fence
 
 # A fence line: 0-3 spaces, a run of >=3 backticks or tildes, the rest of the line.

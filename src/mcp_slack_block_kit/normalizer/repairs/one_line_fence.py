@@ -30,16 +30,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..lines import (
-    FENCE_CLOSE,
-    FENCE_CONTENT,
-    FENCE_OPEN,
-    LANGUAGES,
-    PROSE,
-    Line,
-    holds_back_html,
-    split_one_liner,
-)
+from ..line_model import FENCE_CLOSE, FENCE_CONTENT, FENCE_OPEN, PROSE, Line
+from ..syntax import LANGUAGES, holds_back_html, split_one_liner
 
 __all__ = ["EQUALS_UNDERLINE", "LANGUAGES", "may_fire", "split_one_line_fences", "split_one_liner",
            "will_split"]

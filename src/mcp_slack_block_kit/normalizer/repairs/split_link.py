@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections import deque
 
-from ..lines import BLANK, PROSE, Line
+from ..line_model import BLANK, PROSE, Line
 
 _WS = " \t\n\r\f"
 _TARGET = re.compile(r"[ \t\n\r\f]*\(([^) \t\n\r\f]+)\)")

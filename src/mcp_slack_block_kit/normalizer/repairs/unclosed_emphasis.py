@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import re
 
-from ..lines import Line, paragraphs_holding
+from ..line_model import Line
 from ..mask import in_spans, link_targets, pair_backticks
+from ..regions import paragraphs_holding
 
 _STARS = re.compile(r"\*+")
 _BULLET = re.compile(r" {0,3}\*[ \t]")

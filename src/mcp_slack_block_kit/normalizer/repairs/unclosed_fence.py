@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from ..lines import FENCE_CLOSE, FENCE_CONTENT, FENCE_OPEN, Line, is_blank
+from ..line_model import FENCE_CLOSE, FENCE_CONTENT, FENCE_OPEN, Line, is_blank
 
 _OPENER = re.compile(r"( {0,3})(`{3,}|~{3,})")
 

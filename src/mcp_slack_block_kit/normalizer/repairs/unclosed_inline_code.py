@@ -21,8 +21,9 @@ Result: as many backticks as *first* has are appended to *L*.
 
 from __future__ import annotations
 
-from ..lines import Line, paragraphs_holding
+from ..line_model import Line
 from ..mask import in_spans, link_targets, pair_backticks
+from ..regions import paragraphs_holding
 
 
 def may_fire(text: str) -> bool:

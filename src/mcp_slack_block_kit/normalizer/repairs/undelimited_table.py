@@ -39,7 +39,8 @@ from __future__ import annotations
 
 import re
 
-from ..lines import BLANK, FENCE_OPEN, PROSE, TABLE, Line, some_line_starts
+from ..line_model import BLANK, FENCE_OPEN, PROSE, TABLE, Line
+from ..syntax import some_line_starts
 
 # A line that opens a block and so ends a table: heading, quote, list item, fence.
 _BLOCK_START = re.compile(

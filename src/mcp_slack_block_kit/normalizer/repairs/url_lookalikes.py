@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..lines import BLANK, PROSE, TABLE, Line
+from ..line_model import BLANK, PROSE, TABLE, Line
 from ..mask import pair_backticks
 
 _CHARS = "\u2013\u2014\u2018\u2019\u201c\u201d\u2026"
