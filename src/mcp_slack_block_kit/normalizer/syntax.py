@@ -147,7 +147,10 @@ def html_block_ends(text: str, end: str) -> bool:
     return end in text
 
 
-_INTERRUPTING_ITEM = re.compile(r"(?:[-*+]|[0-9]{1,9}[.)])[ \t]+[^ \t]")
+# A list marker on a line that does not continue the open containers starts an item, even an
+# empty one or an ordered one not numbered 1: those may not interrupt a paragraph only inside
+# the paragraph's own container, which a lazy line has left (``- a`` over ``-``: two items).
+_INTERRUPTING_ITEM = re.compile(r"(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|\Z)")
 
 
 def is_lazy_continuation(rest: str) -> bool:
