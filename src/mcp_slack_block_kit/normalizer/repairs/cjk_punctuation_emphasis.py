@@ -46,6 +46,7 @@ import unicodedata
 from ..line_model import PROSE, Line
 from ..mask import pair_backticks
 from ..syntax import is_link_reference_definition
+from ..textscan import lines_holding
 
 ZWSP = "\u200b"
 _STARS = re.compile(r"\*+")
@@ -53,8 +54,15 @@ _BULLET = re.compile(r"[ \t>]*\*[ \t]")
 
 
 def may_fire(text: str) -> bool:
-    """Cheap pre-check on the whole document (guard 1)."""
-    return "*" in text and not text.isascii()
+    """Cheap pre-check on the whole document: some line would be repaired if it were
+    paragraph text (its kind and guard 1's definition test are left to the repair)."""
+    if "*" not in text or text.isascii():
+        return False
+    return any(
+        _repair_line(t) is not None
+        for t in lines_holding(text, "*")
+        if not t.isascii() and _TOUCH.search(t) is not None
+    )
 
 
 _ASCII_PUNCT = frozenset(string.punctuation)

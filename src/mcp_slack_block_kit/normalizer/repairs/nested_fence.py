@@ -44,6 +44,7 @@ import re
 
 from ..classifier import classify
 from ..line_model import FENCE_CLOSE, FENCE_CONTENT, FENCE_OPEN, Line, reassemble
+from ..textscan import fence_scan
 from .unclosed_fence import close_unclosed_fence
 
 # A fence line: 0-3 spaces, a run of >=3 backticks or tildes, the rest of the line.
@@ -51,8 +52,9 @@ _FENCE = re.compile(r"( {0,3})(`{3,}|~{3,})(.*)")
 
 
 def may_fire(text: str) -> bool:
-    """Cheap pre-check on the whole document: four fence runs of one character."""
-    return text.count("```") >= 4 or text.count("~~~") >= 4
+    """Cheap pre-check on the whole document: four fence runs of one character, and a fence
+    line with an info string that may stand inside an open block of its character."""
+    return (text.count("```") >= 4 or text.count("~~~") >= 4) and fence_scan(text).nested
 
 
 def _fence(text: str, char: str) -> tuple[int, bool] | None:

@@ -32,6 +32,7 @@ from collections.abc import Sequence
 
 from ..line_model import FENCE_CLOSE, FENCE_CONTENT, FENCE_OPEN, PROSE, Line
 from ..syntax import LANGUAGES, holds_back_html, split_one_liner
+from ..textscan import fence_scan
 
 __all__ = ["EQUALS_UNDERLINE", "LANGUAGES", "may_fire", "split_one_line_fences", "split_one_liner",
            "will_split"]
@@ -45,8 +46,8 @@ EQUALS_UNDERLINE = re.compile(r" {0,3}=+[ \t]*\Z")
 
 
 def may_fire(text: str) -> bool:
-    """Cheap pre-check on the whole document."""
-    return "```" in text or "~~~" in text
+    """Cheap pre-check on the whole document: some line may be a one-line fence."""
+    return ("```" in text or "~~~" in text) and fence_scan(text).one_liner
 
 
 def will_split(lines: Sequence[Line]) -> list[bool]:

@@ -21,14 +21,36 @@ Result: as many backticks as *first* has are appended to *L*.
 
 from __future__ import annotations
 
+import re
+
 from ..line_model import Line
 from ..mask import in_spans, link_targets, pair_backticks
 from ..regions import paragraphs_holding
+from ..textscan import lines_holding
+
+_RUN = re.compile(r"`+")
 
 
 def may_fire(text: str) -> bool:
-    """Cheap pre-check on the whole document."""
-    return "`" in text
+    """Cheap pre-check on the whole document: some line without a fence run leaves a backtick
+    run unpaired on its own.
+
+    Pairing is greedy from the left and a run never crosses a line, so a paragraph whose
+    lines each pair up on their own pairs up as a whole (and one holding a run of three
+    backticks is left alone, guard 3).
+    """
+    if "`" not in text:
+        return False
+    return any(_unpaired(t) for t in lines_holding(text, "`") if "```" not in t)
+
+
+def _unpaired(text: str) -> bool:
+    """Does ``text`` on its own leave a backtick run without its closer?"""
+    if "\\" not in text:
+        runs = _RUN.findall(text)
+        if len(runs) % 2 == 0 and len(set(runs)) == 1:
+            return False  # one run length, even count: each run closes the one before it
+    return bool(pair_backticks(text).unmatched)
 
 
 def close_inline_code(lines: list[Line]) -> list[Line] | None:
