@@ -225,7 +225,7 @@ _UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
 def cell_count(text: str) -> int:
     """How many cells a table row has (unescaped pipes, outer ones not counted)."""
     row = text.strip()
-    pipes = len(_UNESCAPED_PIPE.findall(row))
+    pipes = row.count("|") if "\\" not in row else len(_UNESCAPED_PIPE.findall(row))
     if row.startswith("|"):
         pipes -= 1
     if len(row) > 1 and row.endswith("|") and not row.endswith("\\|"):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from .syntax import FENCE, some_line_starts
+from .syntax import some_line_starts
 
 __all__ = ["FenceScan", "fence_scan", "lf_text", "lines_holding"]
 
@@ -38,35 +38,46 @@ def lf_text(text: str) -> str:
 _last_holding: dict[str, tuple[str, list[str]]] = {}
 
 
-def lines_holding(text: str, needle: str | re.Pattern[str]) -> list[str]:
-    """The lines of ``text`` (as the classifier splits them) that hold ``needle``, a string
-    or a compiled pattern, in order. Only those lines are visited: the search skips the
-    others in C, so a scan costs little when few lines hold what it looks for.
+def lines_holding(text: str, needle: str) -> list[str]:
+    """The lines of ``text`` (as the classifier splits them) that hold ``needle``, in order.
 
-    The list is shared by every caller with the same text and needle: do not change it.
+    Only those lines are visited: ``str.find`` skips the others in C, so a scan costs little
+    when few lines hold what it looks for. The list is shared by every caller with the same
+    text and needle: do not change it.
     """
-    key = needle if isinstance(needle, str) else needle.pattern
-    last = _last_holding.get(key)
+    last = _last_holding.get(needle)
     if last is not None and last[0] is text:
         return last[1]
     lf = lf_text(text)
     found: list[str] = []
     pos = 0
     n = len(lf)
-    if isinstance(needle, str):
-        while (k := lf.find(needle, pos)) >= 0:
-            end = lf.find("\n", k)
-            end = n if end < 0 else end
-            found.append(lf[max(pos, lf.rfind("\n", pos, k) + 1) : end])
-            pos = end + 1
-    else:
-        while (m := needle.search(lf, pos)) is not None:
-            k = m.start()
-            end = lf.find("\n", k)
-            end = n if end < 0 else end
-            found.append(lf[max(pos, lf.rfind("\n", pos, k) + 1) : end])
-            pos = end + 1
-    _last_holding[key] = (text, found)
+    while (k := lf.find(needle, pos)) >= 0:
+        end = lf.find("\n", k)
+        end = n if end < 0 else end
+        found.append(lf[max(pos, lf.rfind("\n", pos, k) + 1) : end])
+        pos = end + 1
+    _last_holding[needle] = (text, found)
+    return found
+
+
+def _fence_run_lines(lf: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each line of ``lf`` that holds a run of three backticks or tildes."""
+    found: list[tuple[int, int]] = []
+    n = len(lf)
+    pos = 0
+    ticks = lf.find("```")
+    tildes = lf.find("~~~")
+    while ticks >= 0 or tildes >= 0:
+        k = ticks if tildes < 0 or 0 <= ticks < tildes else tildes
+        end = lf.find("\n", k)
+        end = n if end < 0 else end
+        found.append((max(pos, lf.rfind("\n", pos, k) + 1), end))
+        pos = end + 1
+        if 0 <= ticks < pos:
+            ticks = lf.find("```", pos)
+        if 0 <= tildes < pos:
+            tildes = lf.find("~~~", pos)
     return found
 
 
@@ -83,10 +94,13 @@ class FenceScan(NamedTuple):
 
 _NONE = FenceScan(False, False, False)
 _MAYBE = FenceScan(True, True, True)
-# A line that could start an HTML block outside any container: its block can hold fence
+# A line that could start an HTML block, in containers or not: its block can hold fence
 # lines that are no fences.
-_HTML_START = some_line_starts(r" {0,3}<")
-_FENCE_RUN = re.compile("```|~~~")
+_HTML_START = some_line_starts(r"[ \t>]*(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)*<")
+# A fence line indented by spaces only (three at most, checked below).
+_FENCE_LINE = re.compile(r"( *)(`{3,}|~{3,})(.*)", re.DOTALL)
+# Per opener indentation 1-3: a line below it indented less, and not blank.
+_SHALLOW = {w: re.compile("\n {0," + str(w - 1) + "}[^ \n]") for w in (1, 2, 3)}
 
 _last_scan: tuple[str, FenceScan] = ("", _NONE)
 
@@ -94,13 +108,15 @@ _last_scan: tuple[str, FenceScan] = ("", _NONE)
 def fence_scan(text: str) -> FenceScan:
     """Walk the fence lines of ``text`` when that alone decides where its fenced blocks are.
 
-    That holds when every line holding a run of three backticks or tildes starts with the
-    run (column 0: outside every container, since such a line ends the containers it does
-    not continue and cannot be a lazy line), none of them is a one-liner shape (a run of its
-    own character in the info string), and no line could start an HTML block outside a
-    container. Then a fence opens at such a line outside a block and closes at the next bare
-    line of its character at least as long, exactly as the classifier finds. Otherwise the
-    answer is "maybe" for all three.
+    That holds when every line holding a run of three backticks or tildes is a fence line
+    indented by at most three spaces, none of them has a one-liner shape (a run of its own
+    character in the info string), and no line could start an HTML block. Such a line that
+    is not inside a fenced block opens one: it cannot be indented code or a lazy line, and a
+    container it does not continue ends before it. The block closes at the next bare line of
+    its character, at least as long, with the opener's indentation. An opener indented by
+    1-3 spaces may sit in a list item: then every line up to the closer must be blank or
+    indented as far, so that the item (and the block) go on. Otherwise, and for a bare line
+    of the character with another indentation, the answer is "maybe" for all three.
     """
     last = _last_scan
     if last[0] is text:
@@ -115,25 +131,35 @@ def _scan(text: str) -> FenceScan:
         return _NONE
     if _HTML_START(text):
         return _MAYBE
+    lf = lf_text(text)
     open_char = ""
     open_len = 0
+    indent = 0  # of the open block's opener
+    body = 0  # where the open block's lines start
     nested = False
-    for line in lines_holding(text, _FENCE_RUN):
-        m = FENCE.match(line)
-        if m is None or m.start(2):
-            return _MAYBE  # a run that does not start its line
+    for start, end in _fence_run_lines(lf):
+        m = _FENCE_LINE.match(lf, start, end)
+        if m is None or m.end(1) - start > 3:
+            return _MAYBE  # a run after other text, or an indented-code line
         run, info = m.group(2), m.group(3)
         char = run[0]
         if open_char:
             if char != open_char:
                 continue  # code
-            if not info.strip():  # is_blank, as the classifier and V13 read it
-                if len(run) >= open_len:
-                    open_char = ""
-            else:
+            if info.strip():  # not blank, as the classifier and V13 read it
                 nested = True
+                continue
+            if len(run) < open_len:
+                continue  # code
+            if m.end(1) - start != indent or (
+                indent and _SHALLOW[indent].search(lf, body - 1, start) is not None
+            ):
+                return _MAYBE
+            open_char = ""
         elif char in info:
             return _MAYBE  # a one-liner shape, or no fence at all
         else:
             open_char, open_len = char, len(run)
+            indent = m.end(1) - start
+            body = end + 1
     return FenceScan(bool(open_char), False, nested)

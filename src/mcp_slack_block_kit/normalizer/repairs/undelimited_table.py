@@ -116,6 +116,9 @@ def _cells(text: str) -> int:
     if not text.startswith("|"):
         return 0
     row = text.rstrip(_WS)
+    if "\\" not in row:  # no escapes: every pipe counts (the regex below is slow)
+        count = row.count("|")
+        return count - 1 if count >= 2 and row[-1] == "|" else 0
     pipes = [m.end() - 1 for m in _PIPE.finditer(row)]
     if len(pipes) < 2 or pipes[-1] != len(row) - 1:
         return 0
