@@ -129,7 +129,7 @@ def fence_scan(text: str) -> FenceScan:
 def _scan(text: str) -> FenceScan:
     if "```" not in text and "~~~" not in text:
         return _NONE
-    if _HTML_START(text):
+    if "<" in text and _HTML_START(text):
         return _MAYBE
     lf = lf_text(text)
     open_char = ""

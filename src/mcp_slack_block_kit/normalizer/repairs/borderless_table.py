@@ -33,9 +33,8 @@ _RULE = re.compile(r" {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})\
 _KEEP = re.compile(r" {0,3}=+[ \t]*\Z|(?: {4}| {0,3}\t)")
 
 
-# A delimiter row (the classifier's rule) on a line after the first; a blank line; a line
-# whose first character other than spaces, TABs and form feeds, or whose last one, is no pipe.
-_DELIMITER_AFTER_LF = re.compile("\n" + DELIMITER_ROW.pattern.removesuffix("\\Z") + "(?=\n|\\Z)")
+# A blank line; a line whose first character other than spaces, TABs and form feeds, or
+# whose last one, is no pipe.
 _BLANK_AFTER_LF = re.compile(r"\n[^\S\n]*(?=\n|\Z)")
 # Each starts with a line ending, so the search skips to the next one in C. A row ending in
 # white space counts as one without its pipe (it may have one; the repair decides).
@@ -54,18 +53,28 @@ def may_fire(text: str) -> bool:
     if "|" not in text or "---" not in text:
         return False
     lf = lf_text(text)
+    n = len(lf)
     walked = -1  # the walks end at the same blank line: each line is walked once (linear)
-    for m in _DELIMITER_AFTER_LF.finditer(lf):
-        header = lf.rfind("\n", 0, m.start()) + 1
+    pos = 0
+    while (k := lf.find("---", pos)) >= 0:  # a delimiter row holds three dashes
+        start = lf.rfind("\n", 0, k) + 1
+        end = lf.find("\n", k)
+        end = n if end < 0 else end
+        pos = end + 1
+        if not start:
+            continue  # the first line has no header above it
+        header = lf.rfind("\n", 0, start - 1) + 1
         if header < walked:
             continue
-        above, delimiter = lf[header : m.start()], m.group()[1:]
+        above, delimiter = lf[header : start - 1], lf[start:end]
+        if DELIMITER_ROW.match(delimiter) is None:
+            continue
         if ("|" not in delimiter and "|" not in above) or cell_count(delimiter) != cell_count(
             above
         ):
             continue  # no table starts here (a rule under a paragraph, a setext heading)
-        blank = _BLANK_AFTER_LF.search(lf, m.start())
-        walked = len(lf) if blank is None else blank.start()
+        blank = _BLANK_AFTER_LF.search(lf, start - 1)
+        walked = n if blank is None else blank.start()
         rows = lf[header:walked]
         if "```" in rows or "~~~" in rows:
             return True

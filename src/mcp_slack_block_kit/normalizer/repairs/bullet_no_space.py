@@ -27,11 +27,9 @@ import re
 
 from ..line_model import PROSE, Line
 from ..regions import FenceWalkMemo, new_item_reaches_fence
-from ..syntax import some_line_starts
 from ..textscan import lf_text
 
 _GLUED = re.compile(r"( {0,3})([-*+])[^ \t\n\r\f0-9]")
-_STARTS_SOME_LINE = some_line_starts(_GLUED.pattern)
 _GLUED_AFTER_LF = re.compile("\n" + _GLUED.pattern)
 _THEMATIC_BREAK = re.compile(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*")
 
@@ -39,8 +37,6 @@ _THEMATIC_BREAK = re.compile(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*")
 def may_fire(text: str) -> bool:
     """Cheap pre-check on the whole document: some glued line passes guards 3, 4 and 6 on the
     raw lines (kinds and guard 5 are left to the repair)."""
-    if not _STARTS_SOME_LINE(text):
-        return False
     lf = lf_text(text)
     n = len(lf)
     starts = [m.start() + 1 for m in _GLUED_AFTER_LF.finditer(lf)]

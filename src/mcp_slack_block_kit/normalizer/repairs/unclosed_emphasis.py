@@ -36,6 +36,7 @@ from ..textscan import lines_holding
 _STARS = re.compile(r"\*+")
 _BULLET = re.compile(r" {0,3}\*[ \t]")
 _ALNUM = re.compile(r"[A-Za-z0-9]")
+_BLANKS = (" ", "\t")
 
 
 def may_fire(text: str) -> bool:
@@ -48,6 +49,17 @@ def may_fire(text: str) -> bool:
 
 def _may_close(text: str) -> bool:
     """Guards 2-7 on a line, without guard 8 (which only takes runs away)."""
+    if "\\" not in text:  # no escapes: the stars other than a bullet's must be one run
+        first = text.find("*")
+        if first < 0:
+            return False
+        if first <= 3 and text[first + 1 : first + 2] in _BLANKS and not text[:first].strip(" "):
+            first = text.find("*", first + 1)  # the bullet's star is no run
+            if first < 0:
+                return False
+        last = text.rfind("*")
+        # One run of at most two stars (guards 2 and 6); guards 3-7 on it.
+        return last - first <= 1 and _closable(text, first, last + 1)
     bullet = _BULLET.match(text)
     skip = bullet.end() - 2 if bullet is not None else -1
     found: tuple[int, int] | None = None

@@ -21,14 +21,10 @@ Result: as many backticks as *first* has are appended to *L*.
 
 from __future__ import annotations
 
-import re
-
 from ..line_model import Line
 from ..mask import in_spans, link_targets, pair_backticks
 from ..regions import paragraphs_holding
 from ..textscan import lines_holding
-
-_RUN = re.compile(r"`+")
 
 
 def may_fire(text: str) -> bool:
@@ -46,10 +42,8 @@ def may_fire(text: str) -> bool:
 
 def _unpaired(text: str) -> bool:
     """Does ``text`` on its own leave a backtick run without its closer?"""
-    if "\\" not in text:
-        runs = _RUN.findall(text)
-        if len(runs) % 2 == 0 and len(set(runs)) == 1:
-            return False  # one run length, even count: each run closes the one before it
+    if "``" not in text and "\\`" not in text:
+        return text.count("`") % 2 == 1  # single backticks: each closes the one before it
     return bool(pair_backticks(text).unmatched)
 
 

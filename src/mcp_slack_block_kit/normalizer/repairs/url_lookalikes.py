@@ -43,8 +43,10 @@ _IN_AUTOLINK = re.compile(rf"<[A-Za-z][A-Za-z0-9+.\-]{{1,31}}:[^<> \t\n\r\f]*[{_
 
 def may_fire(text: str) -> bool:
     """Cheap pre-check on the whole document."""
-    return not text.isascii() and (
-        _IN_DESTINATION.search(text) is not None or _IN_AUTOLINK.search(text) is not None
+    return (
+        not text.isascii()
+        and _LOOKALIKE.search(text) is not None
+        and (_IN_DESTINATION.search(text) is not None or _IN_AUTOLINK.search(text) is not None)
     )
 
 
