@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from .syntax import some_line_starts
 
-__all__ = ["FenceScan", "fence_scan", "lf_text", "lines_holding"]
+__all__ = ["FenceScan", "fence_scan", "lf_text", "lines_holding", "outside_fences"]
 
 _last_lf: tuple[str, str] = ("", "")
 
@@ -25,12 +25,10 @@ def lf_text(text: str) -> str:
 
     Its lines are the classifier's lines, so a scan may search it for ``\n``.
     """
-    if "\r" not in text:
-        return text
     last = _last_lf
     if last[0] is text:
         return last[1]
-    lf = text.replace("\r\n", "\n").replace("\r", "\n")
+    lf = text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
     globals()["_last_lf"] = (text, lf)
     return lf
 
@@ -39,7 +37,8 @@ _last_holding: dict[str, tuple[str, list[str]]] = {}
 
 
 def lines_holding(text: str, needle: str) -> list[str]:
-    """The lines of ``text`` (as the classifier splits them) that hold ``needle``, in order.
+    """The lines of ``text`` (as the classifier splits them) that hold ``needle``, in order,
+    leaving out the lines of fenced blocks when ``fence_scan`` knows where they are.
 
     Only those lines are visited: ``str.find`` skips the others in C, so a scan costs little
     when few lines hold what it looks for. The list is shared by every caller with the same
@@ -48,7 +47,7 @@ def lines_holding(text: str, needle: str) -> list[str]:
     last = _last_holding.get(needle)
     if last is not None and last[0] is text:
         return last[1]
-    lf = lf_text(text)
+    lf = outside_fences(text)
     found: list[str] = []
     pos = 0
     n = len(lf)
@@ -59,6 +58,13 @@ def lines_holding(text: str, needle: str) -> list[str]:
         pos = end + 1
     _last_holding[needle] = (text, found)
     return found
+
+
+def outside_fences(text: str) -> str:
+    """``lf_text(text)`` without the lines of its fenced blocks when ``fence_scan`` knows
+    them (else all of it). Line-local pre-checks of repairs that never touch code read it."""
+    outside = fence_scan(text).outside
+    return lf_text(text) if outside is None else outside
 
 
 def _fence_run_lines(lf: str) -> list[tuple[int, int]]:
@@ -90,10 +96,12 @@ class FenceScan(NamedTuple):
     """Some line may be a one-line fence (V4)."""
     nested: bool
     """Some open fenced block may hold a fence line of its character with an info string (V13)."""
+    outside: str | None
+    """The text (LF line endings) without the lines of its fenced blocks, when known."""
 
 
-_NONE = FenceScan(False, False, False)
-_MAYBE = FenceScan(True, True, True)
+_NONE = FenceScan(False, False, False, None)
+_MAYBE = FenceScan(True, True, True, None)
 # A line that could start an HTML block, in containers or not: its block can hold fence
 # lines that are no fences.
 _HTML_START = some_line_starts(r"[ \t>]*(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)*<")
@@ -128,7 +136,7 @@ def fence_scan(text: str) -> FenceScan:
 
 def _scan(text: str) -> FenceScan:
     if "```" not in text and "~~~" not in text:
-        return _NONE
+        return FenceScan(False, False, False, lf_text(text))
     if "<" in text and _HTML_START(text):
         return _MAYBE
     lf = lf_text(text)
@@ -136,7 +144,10 @@ def _scan(text: str) -> FenceScan:
     open_len = 0
     indent = 0  # of the open block's opener
     body = 0  # where the open block's lines start
+    opener = 0  # where the open block's opener line starts
     nested = False
+    outside: list[str] = []  # the text between the blocks
+    after = 0  # where the text after the last closed block starts
     for start, end in _fence_run_lines(lf):
         m = _FENCE_LINE.match(lf, start, end)
         if m is None or m.end(1) - start > 3:
@@ -156,10 +167,14 @@ def _scan(text: str) -> FenceScan:
             ):
                 return _MAYBE
             open_char = ""
+            outside.append(lf[after:opener])
+            after = end + 1
         elif char in info:
             return _MAYBE  # a one-liner shape, or no fence at all
         else:
             open_char, open_len = char, len(run)
             indent = m.end(1) - start
             body = end + 1
-    return FenceScan(bool(open_char), False, nested)
+            opener = start
+    outside.append(lf[after:opener] if open_char else lf[after:])
+    return FenceScan(bool(open_char), False, nested, "".join(outside))

@@ -47,7 +47,7 @@ EQUALS_UNDERLINE = re.compile(r" {0,3}=+[ \t]*\Z")
 
 def may_fire(text: str) -> bool:
     """Cheap pre-check on the whole document: some line may be a one-line fence."""
-    return ("```" in text or "~~~" in text) and fence_scan(text).one_liner
+    return fence_scan(text).one_liner
 
 
 def will_split(lines: Sequence[Line]) -> list[bool]:

@@ -28,7 +28,7 @@ _OPENER = re.compile(r"( {0,3})(`{3,}|~{3,})")
 
 def may_fire(text: str) -> bool:
     """Cheap pre-check on the whole document: it may end inside a fenced block."""
-    return ("```" in text or "~~~" in text) and fence_scan(text).ends_open
+    return fence_scan(text).ends_open
 
 
 def close_unclosed_fence(lines: list[Line]) -> list[Line] | None:
