@@ -52,8 +52,8 @@ _FENCE = re.compile(r"( {0,3})(`{3,}|~{3,})(.*)")
 
 
 def may_fire(text: str) -> bool:
-    """Cheap pre-check on the whole document: four fence runs of one character, and a fence
-    line with an info string that may stand inside an open block of its character."""
+    """Cheap pre-check on the whole document: a fence line with an info string that may stand
+    inside an open block of its character, and four fence runs of one character."""
     return fence_scan(text).nested and (text.count("```") >= 4 or text.count("~~~") >= 4)
 
 
