@@ -5,7 +5,9 @@ would. These scans read the raw lines, without kinds: each one answers only what
 settles, and says "maybe" for the rest.
 
 The pipeline hands every pre-check of a pass the same text object until a repair fires, so
-each scan keeps its last answer (one slot, keyed by the text object itself).
+each scan keeps its last answer (one slot, keyed by the text object itself, which the slot
+holds on to until the next text replaces it; a slot is one tuple, replaced whole, so threads
+never see a text with another text's answer).
 """
 
 from __future__ import annotations
