@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 
-from mcp_slack_block_kit.normalizer.lines import CODE_KINDS, Kind, Line, classify, reassemble
+from mcp_slack_block_kit.normalizer.classifier import classify
+from mcp_slack_block_kit.normalizer.line_model import CODE_KINDS, Kind, Line, reassemble
 from mcp_slack_block_kit.normalizer.pipeline import PIPELINE, Repair
 from mcp_slack_block_kit.normalizer.repairs.unclosed_fence import close_unclosed_fence
 from normalizer.helpers import NORMALIZER_FIXTURES, REPAIRS, cases, full_options, repair_files

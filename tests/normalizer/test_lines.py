@@ -9,24 +9,24 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fixture_file import Case
-from mcp_slack_block_kit.normalizer.lines import (
+from mcp_slack_block_kit.normalizer.classifier import classify
+from mcp_slack_block_kit.normalizer.line_model import Kind, Line, reassemble
+from mcp_slack_block_kit.normalizer.mask import inline_code_mask, pair_backticks
+from mcp_slack_block_kit.normalizer.regions import (
     FenceWalkMemo,
-    Kind,
-    Line,
-    classify,
-    delimiter_row,
-    is_link_reference_definition,
     new_item_reaches_fence,
     paragraphs,
     paragraphs_holding,
-    reassemble,
-    some_line_starts,
 )
-from mcp_slack_block_kit.normalizer.mask import inline_code_mask, pair_backticks
 from mcp_slack_block_kit.normalizer.repairs import (
     bullet_no_space,
     numbered_no_space,
     unicode_bullet,
+)
+from mcp_slack_block_kit.normalizer.syntax import (
+    delimiter_row,
+    is_link_reference_definition,
+    some_line_starts,
 )
 from normalizer.helpers import NORMALIZER_FIXTURES, cases
 from normalizer.strategies import commonmark_doc, token_text

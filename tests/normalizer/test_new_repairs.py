@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcp_slack_block_kit.normalizer import normalize, pipeline
-from mcp_slack_block_kit.normalizer.lines import classify, reassemble
+from mcp_slack_block_kit.normalizer.classifier import classify
+from mcp_slack_block_kit.normalizer.line_model import reassemble
 from mcp_slack_block_kit.normalizer.pipeline import PIPELINE
 from mcp_slack_block_kit.normalizer.repairs import (
     cjk_punctuation_emphasis,

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 from mcp_slack_block_kit.normalizer import normalize
-from mcp_slack_block_kit.normalizer.lines import closes_fence, split_one_liner
+from mcp_slack_block_kit.normalizer.syntax import closes_fence, split_one_liner
 from normalizer.strategies import any_text, commonmark_doc, payload, token_text
 
 FLAG_COMBOS = [

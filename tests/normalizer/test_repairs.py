@@ -8,7 +8,8 @@ import pytest
 
 from fixture_file import Case
 from mcp_slack_block_kit.normalizer import normalize
-from mcp_slack_block_kit.normalizer.lines import classify, reassemble
+from mcp_slack_block_kit.normalizer.classifier import classify
+from mcp_slack_block_kit.normalizer.line_model import reassemble
 from normalizer.helpers import REPAIRS, cases, full_options, repair_files
 
 

@@ -6,7 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
 
-from .lines import Line, classify, reassemble
+from .classifier import classify
+from .line_model import Line, reassemble
 from .repairs import (
     borderless_table,
     br_tag,
@@ -126,14 +127,21 @@ _V14 = PIPELINE[_V14_AT]
 MAX_PASSES = 8
 
 
+def _kinds_differ(lines: list[Line], fresh: list[Line]) -> bool:
+    return len(lines) != len(fresh) or any(
+        a.kind is not b.kind for a, b in zip(lines, fresh, strict=True)
+    )
+
+
 def _one_pass(
     text: str, lines: list[Line] | None, flags: dict[str, bool], fired: set[str]
 ) -> tuple[str, list[Line] | None]:
-    """Run the table once; return the text and, when the container structure may
-    have changed since the last classification, its lines (else None). When a repair after
-    V14 fired and V14 would now fire (R8's cut or V5's heading can leave pipe rows that V14
-    delimits: ``<br>|a|b|`` over ``|c|d|``), the lines are returned with no kinds at all,
-    so the caller runs another pass."""
+    """Run the table once; return the text and, when another pass must settle it, its fresh
+    classification (else None). Another pass runs when the container structure changed: the
+    kinds the pass ended with differ from a fresh classification of its output. It also runs
+    when a repair after V14 fired and V14 would now fire (R8's cut or V5's heading can leave
+    pipe rows that V14 delimits: ``<br>|a|b|`` over ``|c|d|``). Either way the output is
+    classified at most once, and the next pass starts from that classification."""
     # The text of ``lines``; None after a repair fired, until a repair needs it again.
     current: str | None = text
     restructured = False
@@ -172,11 +180,16 @@ def _one_pass(
         current = reassemble(lines or [])
     # Structure decides fence boundaries and table runs (a merged line can become a table
     # header, which C6 then pipes): with neither a fence run nor a pipe, nothing to settle.
-    if fired_after_v14 and "|" in current and _V14.may_fire(current) \
-            and _V14.apply(classify(current)) is not None:
-        return current, []  # no classification matches: settle once more
-    if restructured and ("```" in current or "~~~" in current or "|" in current):
-        return current, lines
+    pipe = "|" in current
+    v14_again = fired_after_v14 and pipe and _V14.may_fire(current)
+    settle = restructured and (pipe or "```" in current or "~~~" in current)
+    if not (v14_again or settle):
+        return current, None
+    fresh = classify(current)
+    if v14_again and _V14.apply(fresh) is not None:
+        return current, fresh
+    if settle and _kinds_differ(lines or [], fresh):
+        return current, fresh
     return current, None
 
 
@@ -192,14 +205,11 @@ def run_pipeline(
         "repair_mismatched_emphasis": repair_mismatched_emphasis,
     }
     fired: set[str] = set()
-    out, lines = _one_pass(text, None, flags, fired)
+    out, fresh = _one_pass(text, None, flags, fired)
     passes = 1
     settle = {**flags, "decode_html_entities": False}  # V11 decodes exactly one level
-    while lines is not None and passes < MAX_PASSES:
-        fresh = classify(out)
-        if [ln.kind for ln in fresh] == [ln.kind for ln in lines]:
-            break
-        out, lines = _one_pass(out, fresh, settle, fired)
+    while fresh is not None and passes < MAX_PASSES:
+        out, fresh = _one_pass(out, fresh, settle, fired)
         passes += 1
     if not fired:
         return text, ()

@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import re
 
-from ..lines import PROSE, TABLE, Line, delimiter_row
+from ..line_model import PROSE, TABLE, Line
+from ..syntax import DELIMITER_ROW, cell_count, delimiter_row
+from ..textscan import lf_text
 
 # A thematic break ends a table (the parser reads it as a rule, not as a row).
 _RULE = re.compile(r" {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})\Z")
@@ -31,9 +33,55 @@ _RULE = re.compile(r" {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})\
 _KEEP = re.compile(r" {0,3}=+[ \t]*\Z|(?: {4}| {0,3}\t)")
 
 
+# A blank line; a line whose first character other than spaces, TABs and form feeds, or
+# whose last one, is no pipe.
+_BLANK_AFTER_LF = re.compile(r"\n[^\S\n]*(?=\n|\Z)")
+# Each starts with a line ending, so the search skips to the next one in C. A row ending in
+# white space counts as one without its pipe (it may have one; the repair decides).
+_START_NOT_PIPE = re.compile(r"\n[ \t\f]*[^| \t\f\n]")
+_END_NOT_PIPE = re.compile(r"\n(?<=[^|\n]\n)")
+
+
 def may_fire(text: str) -> bool:
-    """Cheap pre-check on the whole document."""
-    return "|" in text and "---" in text
+    """Cheap pre-check on the whole document: a line that may be a delimiter row, with a line
+    without both outer pipes between the one above it and the next blank line.
+
+    Only a delimiter row under a header starts a table (the classifier's rule); its rows
+    end at a blank line at the latest, or the walk gives up at a fence run (code between
+    rows is not blank for the table).
+    """
+    if "|" not in text or "---" not in text:
+        return False
+    lf = lf_text(text)
+    n = len(lf)
+    walked = -1  # the walks end at the same blank line: each line is walked once (linear)
+    pos = 0
+    while (k := lf.find("---", pos)) >= 0:  # a delimiter row holds three dashes
+        start = lf.rfind("\n", 0, k) + 1
+        end = lf.find("\n", k)
+        end = n if end < 0 else end
+        pos = end + 1
+        if not start:
+            continue  # the first line has no header above it
+        header = lf.rfind("\n", 0, start - 1) + 1
+        if header < walked:
+            continue
+        above, delimiter = lf[header : start - 1], lf[start:end]
+        if DELIMITER_ROW.match(delimiter) is None:
+            continue
+        if ("|" not in delimiter and "|" not in above) or cell_count(delimiter) != cell_count(
+            above
+        ):
+            continue  # no table starts here (a rule under a paragraph, a setext heading)
+        blank = _BLANK_AFTER_LF.search(lf, start - 1)
+        walked = n if blank is None else blank.start()
+        rows = lf[header:walked]
+        if "```" in rows or "~~~" in rows:
+            return True
+        rows = "\n" + rows + "\n"
+        if _START_NOT_PIPE.search(rows) is not None or _END_NOT_PIPE.search(rows) is not None:
+            return True
+    return False
 
 
 def add_outer_pipes(lines: list[Line]) -> list[Line] | None:

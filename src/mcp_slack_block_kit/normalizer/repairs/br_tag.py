@@ -37,19 +37,9 @@ from __future__ import annotations
 
 import re
 
-from ..lines import (
-    BLANK,
-    HTML,
-    INDENTED_CODE,
-    PROSE,
-    TABLE,
-    Line,
-    holds_back_html,
-    html_block_start,
-    prose_lines,
-    tilde_closers,
-)
+from ..line_model import BLANK, HTML, INDENTED_CODE, PROSE, TABLE, Line, prose_lines
 from ..mask import pair_backticks
+from ..syntax import holds_back_html, html_block_start, tilde_closers
 from .one_line_fence import EQUALS_UNDERLINE, split_one_liner
 
 _BR = re.compile(r"<br[ \t\n\r\f]*/?>", re.IGNORECASE)

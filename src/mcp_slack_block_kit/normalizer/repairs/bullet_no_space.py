@@ -25,28 +25,57 @@ from __future__ import annotations
 
 import re
 
-from ..lines import PROSE, FenceWalkMemo, Line, new_item_reaches_fence, some_line_starts
+from ..line_model import PROSE, Line
+from ..regions import FenceWalkMemo, new_item_reaches_fence
+from ..textscan import lf_text
 
 _GLUED = re.compile(r"( {0,3})([-*+])[^ \t\n\r\f0-9]")
-_STARTS_SOME_LINE = some_line_starts(_GLUED.pattern)
+_GLUED_AFTER_LF = re.compile("\n" + _GLUED.pattern)
 _THEMATIC_BREAK = re.compile(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*")
 
 
 def may_fire(text: str) -> bool:
-    """Cheap pre-check on the whole document."""
-    return _STARTS_SOME_LINE(text)
+    """Cheap pre-check on the whole document: some glued line passes guards 3, 4 and 6 on the
+    raw lines (kinds and guard 5 are left to the repair)."""
+    lf = lf_text(text)
+    n = len(lf)
+    starts = [m.start() + 1 for m in _GLUED_AFTER_LF.finditer(lf)]
+    if _GLUED.match(lf) is not None:
+        starts.insert(0, 0)
+    for start in starts:
+        end = lf.find("\n", start)
+        end = n if end < 0 else end
+        t = lf[start:end]
+        m = _GLUED.match(t)
+        assert m is not None  # the line starts with what the search found
+        indent, marker = m.group(1), m.group(2)
+        if marker != "+" and _THEMATIC_BREAK.fullmatch(t):
+            continue
+        if marker != "-" and t.count(marker) > 1:
+            continue
+        above = lf[lf.rfind("\n", 0, start - 1) + 1 : start - 1] if start else None
+        below_end = lf.find("\n", end + 1)
+        below = lf[end + 1 : n if below_end < 0 else below_end] if end < n else None
+        if (above is not None and _raw_peer(above, indent, marker)) or (
+            below is not None and _raw_peer(below, indent, marker)
+        ):
+            return True
+    return False
 
 
-def _is_peer(line: Line, indent: str, marker: str) -> bool:
-    text = line.text
+def _raw_peer(text: str, indent: str, marker: str) -> bool:
+    """Guard 4 on a raw line (a repaired peer above still has its marker there)."""
     k = len(indent)
     return (
-        line.kind is PROSE
-        and len(text) > k + 1
+        len(text) > k + 1
         and text[k] == marker
         and text.startswith(indent)
         and text[k + 1] not in "0123456789"
     )
+
+
+def _is_peer(line: Line, indent: str, marker: str) -> bool:
+    return line.kind is PROSE and _raw_peer(line.text, indent, marker)
 
 
 def space_bullets(lines: list[Line]) -> list[Line] | None:

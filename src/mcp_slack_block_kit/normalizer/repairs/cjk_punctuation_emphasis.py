@@ -43,8 +43,10 @@ import re
 import string
 import unicodedata
 
-from ..lines import PROSE, Line, is_link_reference_definition
+from ..line_model import PROSE, Line
 from ..mask import pair_backticks
+from ..syntax import is_link_reference_definition
+from ..textscan import lines_holding
 
 ZWSP = "\u200b"
 _STARS = re.compile(r"\*+")
@@ -52,14 +54,31 @@ _BULLET = re.compile(r"[ \t>]*\*[ \t]")
 
 
 def may_fire(text: str) -> bool:
-    """Cheap pre-check on the whole document (guard 1)."""
-    return "*" in text and not text.isascii()
+    """Cheap pre-check on the whole document: some line would be repaired if it were
+    paragraph text (its kind and guard 1's definition test are left to the repair)."""
+    if "*" not in text or text.isascii() or _CJK_STAR.search(text) is None:
+        return False
+    return any(
+        _repair_line(t) is not None
+        for t in lines_holding(text, "*")
+        if not t.isascii() and _TOUCH.search(t) is not None
+    )
 
 
 _ASCII_PUNCT = frozenset(string.punctuation)
 # A `*` touching a character that is neither white space nor a word character: only such
 # a line can hold a side V12 repairs (the precheck skips the others cheaply).
 _TOUCH = re.compile(r"(?:[^\s\w*]|_)\*|\*(?:[^\s\w*]|_)")
+
+
+# A side V12 repairs has a CJK character right beside its ``*`` run (guard 5: the
+# punctuation inside it, or the letter outside it): a text without one is skipped.
+_CJK = (
+    "\u3000-\u303f\uff00-\uff65\ufe10-\ufe4f"  # the punctuation of _cjk_punct
+    "\u4e00-\u9fff\u3400-\u4dbf\u3040-\u30ff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f"
+    "\u31f0-\u31ff\uf900-\ufaff\uff66-\uff9f\U00020000-\U0003ffff"  # _cjk_letter's
+)
+_CJK_STAR = re.compile(f"\\*(?:(?=[{_CJK}])|(?<=[{_CJK}]\\*))")
 
 
 def _punct(ch: str) -> bool:

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import re
 
-from ..lines import PROSE, Line, holds_back_html, some_line_starts
+from ..line_model import PROSE, Line
+from ..syntax import holds_back_html, some_line_starts
 
 _HEADING = re.compile(r" {0,3}#{1,6}(?=[^ \t\n\r\f#])")
 _STARTS_SOME_LINE = some_line_starts(r" {0,3}#{1,6}[^ \t\n\r\f#]")

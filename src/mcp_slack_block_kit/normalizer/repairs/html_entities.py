@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from ..lines import BLANK, PROSE, TABLE, Line
+from ..line_model import BLANK, PROSE, TABLE, Line
 from ..mask import pair_backticks
 
 _ENTITY = re.compile(r"&(?:(amp|lt|gt|quot|apos)|#([xX])([0-9a-fA-F]+)|#([0-9a-fA-F]+));")

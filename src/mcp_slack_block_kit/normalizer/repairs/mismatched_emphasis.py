@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import re
 
-from ..lines import Line, paragraphs
+from ..line_model import Line
+from ..regions import paragraphs
 
 _STARS = re.compile(r"\*+")
 _BULLET = re.compile(r"^ {0,3}(\*)[ \t]", re.MULTILINE)

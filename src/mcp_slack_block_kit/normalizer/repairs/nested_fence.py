@@ -42,7 +42,9 @@ from __future__ import annotations
 
 import re
 
-from ..lines import FENCE_CLOSE, FENCE_CONTENT, FENCE_OPEN, Line, classify, reassemble
+from ..classifier import classify
+from ..line_model import FENCE_CLOSE, FENCE_CONTENT, FENCE_OPEN, Line, reassemble
+from ..textscan import fence_scan
 from .unclosed_fence import close_unclosed_fence
 
 # A fence line: 0-3 spaces, a run of >=3 backticks or tildes, the rest of the line.
@@ -50,8 +52,9 @@ _FENCE = re.compile(r"( {0,3})(`{3,}|~{3,})(.*)")
 
 
 def may_fire(text: str) -> bool:
-    """Cheap pre-check on the whole document: four fence runs of one character."""
-    return text.count("```") >= 4 or text.count("~~~") >= 4
+    """Cheap pre-check on the whole document: a fence line with an info string that may stand
+    inside an open block of its character, and four fence runs of one character."""
+    return fence_scan(text).nested and (text.count("```") >= 4 or text.count("~~~") >= 4)
 
 
 def _fence(text: str, char: str) -> tuple[int, bool] | None:

@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import re
 
-from ..lines import PROSE, FenceWalkMemo, Line, new_item_reaches_fence, some_line_starts
+from ..line_model import PROSE, Line
+from ..regions import FenceWalkMemo, new_item_reaches_fence
+from ..syntax import some_line_starts
 
 _GLUED = re.compile(r"( {0,3})[0-9]{1,9}([.)])[^ \t\n\r\f0-9]")
 _PEER = re.compile(r"[0-9]{1,9}([.)])[^0-9]")

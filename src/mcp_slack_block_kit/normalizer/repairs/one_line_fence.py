@@ -30,16 +30,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..lines import (
-    FENCE_CLOSE,
-    FENCE_CONTENT,
-    FENCE_OPEN,
-    LANGUAGES,
-    PROSE,
-    Line,
-    holds_back_html,
-    split_one_liner,
-)
+from ..line_model import FENCE_CLOSE, FENCE_CONTENT, FENCE_OPEN, PROSE, Line
+from ..syntax import LANGUAGES, holds_back_html, split_one_liner
+from ..textscan import fence_scan
 
 __all__ = ["EQUALS_UNDERLINE", "LANGUAGES", "may_fire", "split_one_line_fences", "split_one_liner",
            "will_split"]
@@ -53,8 +46,8 @@ EQUALS_UNDERLINE = re.compile(r" {0,3}=+[ \t]*\Z")
 
 
 def may_fire(text: str) -> bool:
-    """Cheap pre-check on the whole document."""
-    return "```" in text or "~~~" in text
+    """Cheap pre-check on the whole document: some line may be a one-line fence."""
+    return fence_scan(text).one_liner
 
 
 def will_split(lines: Sequence[Line]) -> list[bool]:

@@ -25,14 +25,19 @@ from __future__ import annotations
 import re
 from collections import deque
 
-from ..lines import BLANK, PROSE, Line
+from ..line_model import BLANK, PROSE, Line
+from ..textscan import lf_text
 
 _WS = " \t\n\r\f"
 _TARGET = re.compile(r"[ \t\n\r\f]*\(([^) \t\n\r\f]+)\)")
 _URLISH = re.compile(r"[:/@#]")
 _BR = re.compile(r"<br", re.IGNORECASE)
 _SPACE = re.compile(r"[ \t\n\r\f]")
-_MAY_FIRE = re.compile(r"\][ \t\f]*[\r\n]")  # a line ending in "]"
+# A line ending in "]", blank lines, a line starting with a URL-like "(target)" (guards 1-3
+# on the raw lines, kinds aside), in the text with LF line endings.
+_MAY_FIRE = re.compile(
+    r"\][ \t\f]*\n(?:[^\S\n]*\n)*[ \t\f]*\([^) \t\n\r\f]*[:/@#][^) \t\n\r\f]*\)"
+)
 _IN_CONTAINER = re.compile(r"[ \t]|>|(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|\Z)")
 
 
@@ -43,8 +48,8 @@ def _rearms_br(text: str) -> bool:
 
 
 def may_fire(text: str) -> bool:
-    """Cheap pre-check on the whole document."""
-    return "]" in text and "(" in text and _MAY_FIRE.search(text) is not None
+    """Cheap pre-check on the whole document: a ``[label]`` line, then a ``(url)`` line."""
+    return "]" in text and "(" in text and _MAY_FIRE.search(lf_text(text)) is not None
 
 
 def _head(line: Line, first: bool = True) -> str | None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from ..lines import BLANK, PROSE, TABLE, Line
+from ..line_model import BLANK, PROSE, TABLE, Line
 from ..mask import in_spans, link_targets, pair_backticks
 
 # Starts with the literal "~" so the regex engine can skip to it quickly.

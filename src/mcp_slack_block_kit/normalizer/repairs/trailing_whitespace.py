@@ -20,17 +20,9 @@ from __future__ import annotations
 
 import re
 
-from ..lines import (
-    BLANK,
-    FENCE_CONTENT,
-    FENCE_OPEN,
-    INDENTED_CODE,
-    PROSE,
-    TABLE,
-    Line,
-    is_link_reference_definition,
-)
+from ..line_model import BLANK, FENCE_CONTENT, FENCE_OPEN, INDENTED_CODE, PROSE, TABLE, Line
 from ..mask import pair_backticks
+from ..syntax import is_link_reference_definition
 from .one_line_fence import will_split
 
 _LIST_ITEM = re.compile(r" {0,3}(?:[-*+]|[0-9]{1,9}[.)]) ")

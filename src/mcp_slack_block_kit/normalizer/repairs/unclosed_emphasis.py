@@ -28,17 +28,65 @@ from __future__ import annotations
 
 import re
 
-from ..lines import Line, paragraphs_holding
+from ..line_model import Line
 from ..mask import in_spans, link_targets, pair_backticks
+from ..regions import paragraphs_holding
+from ..textscan import lines_holding
 
 _STARS = re.compile(r"\*+")
 _BULLET = re.compile(r" {0,3}\*[ \t]")
 _ALNUM = re.compile(r"[A-Za-z0-9]")
+_BLANKS = (" ", "\t")
 
 
 def may_fire(text: str) -> bool:
-    """Cheap pre-check on the whole document."""
-    return "*" in text
+    """Cheap pre-check on the whole document: some line passes guards 2-7 (its kind, being
+    the last of a paragraph, and guard 8 are left to the repair)."""
+    if "*" not in text:
+        return False
+    return any(_may_close(t) for t in lines_holding(text, "*"))
+
+
+def _may_close(text: str) -> bool:
+    """Guards 2-7 on a line, without guard 8 (which only takes runs away)."""
+    if "\\" not in text:  # no escapes: the stars other than a bullet's must be one run
+        first = text.find("*")
+        if first < 0:
+            return False
+        if first <= 3 and text[first + 1 : first + 2] in _BLANKS and not text[:first].strip(" "):
+            first = text.find("*", first + 1)  # the bullet's star is no run
+            if first < 0:
+                return False
+        last = text.rfind("*")
+        # One run of at most two stars (guards 2 and 6); guards 3-7 on it.
+        return last - first <= 1 and _closable(text, first, last + 1)
+    bullet = _BULLET.match(text)
+    skip = bullet.end() - 2 if bullet is not None else -1
+    found: tuple[int, int] | None = None
+    for m in _STARS.finditer(text):
+        start, end = m.span()
+        j = start
+        while j and text[j - 1] == "\\":
+            j -= 1
+        if (start - j) % 2:
+            start += 1
+        if start == end or (start == skip and end == start + 1):
+            continue
+        if found is not None:
+            return False  # guard 2: more than one run
+        found = (start, end)
+    return found is not None and _closable(text, *found)
+
+
+def _closable(text: str, start: int, stop: int) -> bool:
+    """Guards 3-7 for the one ``*`` run ``[start, stop)`` of ``text``."""
+    if start and text[start - 1] in _ALNUM_CHARS:
+        return False
+    if stop >= len(text) or text[stop].isspace():
+        return False
+    if stop - start > 2 or _ALNUM.search(text, stop) is None:
+        return False
+    return not (len(text) - len(text.rstrip("\\"))) % 2  # guard 7
 
 
 def _literal_spans(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
@@ -76,20 +124,14 @@ def close_emphasis(lines: list[Line]) -> list[Line] | None:
     for _, end in paragraphs_holding(lines, "*"):
         line = lines[end - 1]
         text = line.text
-        if "*" not in text:
+        if "*" not in text or not _may_close(text):
             continue
         runs = _runs(text)
         if len(runs) != 1:
             continue
         start, stop = runs[0]
-        if start and text[start - 1] in _ALNUM_CHARS:
+        if not _closable(text, start, stop):
             continue
-        if stop >= len(text) or text[stop].isspace():
-            continue
-        if stop - start > 2 or _ALNUM.search(text, stop) is None:
-            continue
-        if (len(text) - len(text.rstrip("\\"))) % 2:
-            continue  # guard 7: an appended star would be escaped
         if out is None:
             out = list(lines)
         out[end - 1] = line._replace(text=text + "*" * (stop - start))

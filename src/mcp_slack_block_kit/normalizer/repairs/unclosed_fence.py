@@ -20,14 +20,15 @@ from __future__ import annotations
 
 import re
 
-from ..lines import FENCE_CLOSE, FENCE_CONTENT, FENCE_OPEN, Line, is_blank
+from ..line_model import FENCE_CLOSE, FENCE_CONTENT, FENCE_OPEN, Line, is_blank
+from ..textscan import fence_scan
 
 _OPENER = re.compile(r"( {0,3})(`{3,}|~{3,})")
 
 
 def may_fire(text: str) -> bool:
-    """Cheap pre-check on the whole document."""
-    return "```" in text or "~~~" in text
+    """Cheap pre-check on the whole document: it may end inside a fenced block."""
+    return fence_scan(text).ends_open
 
 
 def close_unclosed_fence(lines: list[Line]) -> list[Line] | None:

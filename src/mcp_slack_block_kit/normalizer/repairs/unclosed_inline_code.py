@@ -21,13 +21,38 @@ Result: as many backticks as *first* has are appended to *L*.
 
 from __future__ import annotations
 
-from ..lines import Line, paragraphs_holding
+import re
+
+from ..line_model import Line
 from ..mask import in_spans, link_targets, pair_backticks
+from ..regions import paragraphs_holding
+from ..textscan import lines_holding, outside_fences
+
+_SINGLE_PAIR = re.compile(r"`[^`\n]*`")
 
 
 def may_fire(text: str) -> bool:
-    """Cheap pre-check on the whole document."""
-    return "`" in text
+    """Cheap pre-check on the whole document: some line without a fence run leaves a backtick
+    run unpaired on its own.
+
+    Pairing is greedy from the left and a run never crosses a line, so a paragraph whose
+    lines each pair up on their own pairs up as a whole (and one holding a run of three
+    backticks is left alone, guard 3).
+    """
+    if "`" not in text:
+        return False
+    prose = outside_fences(text)  # a fenced line is in no paragraph
+    if "``" not in prose and "\\`" not in prose:
+        # Single backticks only: removing each line's pairs leaves the unpaired ones.
+        return "`" in _SINGLE_PAIR.sub("", prose)
+    return any(_unpaired(t) for t in lines_holding(text, "`") if "```" not in t)
+
+
+def _unpaired(text: str) -> bool:
+    """Does ``text`` on its own leave a backtick run without its closer?"""
+    if "``" not in text and "\\`" not in text:
+        return text.count("`") % 2 == 1  # single backticks: each closes the one before it
+    return bool(pair_backticks(text).unmatched)
 
 
 def close_inline_code(lines: list[Line]) -> list[Line] | None:

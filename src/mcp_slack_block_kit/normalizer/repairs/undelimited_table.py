@@ -39,7 +39,9 @@ from __future__ import annotations
 
 import re
 
-from ..lines import BLANK, FENCE_OPEN, PROSE, TABLE, Line, some_line_starts
+from ..line_model import BLANK, FENCE_OPEN, PROSE, TABLE, Line
+from ..syntax import DELIMITER_ROW, cell_count, some_line_starts
+from ..textscan import lf_text
 
 # A line that opens a block and so ends a table: heading, quote, list item, fence.
 _BLOCK_START = re.compile(
@@ -53,9 +55,60 @@ _WS = " \t\f"
 _two_rows = some_line_starts(r"\|[^\r\n]*\|[ \t\f]*(?:\r\n|\r|\n)\|")
 
 
+# Blocks of adjacent lines that start with ``|`` (after a line ending; at the start).
+_ROWS_AFTER_LF = re.compile(r"\n\|[^\n]*(?:\n\|[^\n]*)*")  # a literal start: searched in C
+_FIRST_ROWS = re.compile(r"\|[^\n]*(?:\n\|[^\n]*)*")
+
+
 def may_fire(text: str) -> bool:
-    """Cheap pre-check on the whole document: a row directly followed by a row start."""
-    return "|" in text and _two_rows(text)
+    """Cheap pre-check on the whole document: two adjacent rows of one width (guards 1, 3
+    and 6 on the pair), not below a delimiter row in the same block of row lines.
+
+    Below a delimiter row and its header the rows are a table already (TABLE lines) until
+    a line that does not start with ``|``; a line holding ``>`` could end an HTML block
+    above (whose lines are no table), so the walk trusts no delimiter row before it.
+    """
+    if "|" not in text or not _two_rows(text):
+        return False
+    lf = lf_text(text)
+    first = _FIRST_ROWS.match(lf)
+    blocks = [] if first is None else [first.group()]
+    after = 0 if first is None else first.end()
+    blocks += [m.group()[1:] for m in _ROWS_AFTER_LF.finditer(lf, after)]
+    return any(_pair_in(block.split("\n")) for block in blocks)
+
+
+def _pair_in(rows: list[str]) -> bool:
+    """The pre-check on one block of adjacent lines that start with ``|``."""
+    tabled = False
+    prev_cells = 0
+    for i, t in enumerate(rows):
+        if ">" in t:
+            tabled = False
+        elif tabled:
+            prev_cells = 0  # a table row (or HTML), in no pair V14 can use
+            continue
+        elif (
+            i
+            and "---" in t
+            and ">" not in rows[i - 1]
+            and DELIMITER_ROW.match(t) is not None
+            and cell_count(t) == cell_count(rows[i - 1])
+        ):
+            tabled = True
+            prev_cells = 0
+            continue
+        cells = _cells(t)
+        if (
+            i
+            and cells >= 2
+            and cells == prev_cells
+            and not _delimiter_like(t)
+            and not _delimiter_like(rows[i - 1])
+        ):
+            return True
+        prev_cells = cells
+    return False
 
 
 def _cells(text: str) -> int:
@@ -63,6 +116,9 @@ def _cells(text: str) -> int:
     if not text.startswith("|"):
         return 0
     row = text.rstrip(_WS)
+    if "\\" not in row:  # no escapes: every pipe counts (the regex below is slow)
+        count = row.count("|")
+        return count - 1 if count >= 2 and row[-1] == "|" else 0
     pipes = [m.end() - 1 for m in _PIPE.finditer(row)]
     if len(pipes) < 2 or pipes[-1] != len(row) - 1:
         return 0

@@ -29,15 +29,10 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from ..lines import (
-    INDENTED_CODE,
-    PROSE,
-    FenceWalkMemo,
-    Line,
-    new_item_reaches_fence,
-    some_line_starts,
-)
-from ..lines import _columns as columns_after  # the classifier's own column count
+from ..classifier import columns as columns_after  # the classifier's own column count
+from ..line_model import INDENTED_CODE, PROSE, Line
+from ..regions import FenceWalkMemo, new_item_reaches_fence
+from ..syntax import some_line_starts
 
 GLYPHS = "•‣⁃⁌⁍∙◦▪▫●○■□◆◇"
 _BULLET = re.compile(r"( {0,3})[" + GLYPHS + r"][ \t]+")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..lines import BLANK, PROSE, TABLE, Line
+from ..line_model import BLANK, PROSE, TABLE, Line
 from ..mask import pair_backticks
 
 _CHARS = "\u2013\u2014\u2018\u2019\u201c\u201d\u2026"
@@ -43,8 +43,10 @@ _IN_AUTOLINK = re.compile(rf"<[A-Za-z][A-Za-z0-9+.\-]{{1,31}}:[^<> \t\n\r\f]*[{_
 
 def may_fire(text: str) -> bool:
     """Cheap pre-check on the whole document."""
-    return not text.isascii() and (
-        _IN_DESTINATION.search(text) is not None or _IN_AUTOLINK.search(text) is not None
+    return (
+        not text.isascii()
+        and _LOOKALIKE.search(text) is not None
+        and (_IN_DESTINATION.search(text) is not None or _IN_AUTOLINK.search(text) is not None)
     )
 
 
