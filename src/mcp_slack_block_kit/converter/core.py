@@ -36,7 +36,9 @@ from .warnings import (
 
 __all__ = ["ConversionResult", "Converter", "convert"]
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+# Compiled on first use (by re's cache): only text with unpaired surrogates needs it, and
+# the CLI's start-up time counts.
+_LONE_SURROGATE = "[\ud800-\udfff]"
 
 
 def _byte_len(text: str) -> int:
@@ -124,7 +126,7 @@ class Converter:
                 # Unpaired surrogates cannot reach the parser; U+FFFD has the same UTF-8
                 # length, so the size check is unaffected.
                 size = len(markdown.encode("utf-8", "surrogatepass"))
-                markdown = _LONE_SURROGATE.sub("\ufffd", markdown)
+                markdown = re.sub(_LONE_SURROGATE, "\ufffd", markdown)
         if size > opts.max_input_bytes:
             raise InputTooLargeError(size, opts.max_input_bytes)
         if not markdown or markdown.isspace():  # same test as `markdown.strip() == ""`
