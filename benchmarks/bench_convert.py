@@ -400,6 +400,11 @@ def run(args: argparse.Namespace) -> int:
           f"(smallest {sizes[0]} B, largest {sizes[-1] / 1024:.1f} KiB)")
     print(f"python {sys.version.split()[0]}, pyromark {getattr(pyromark, '__version__', '?')}, "
           f"{args.passes} passes (median), {os.cpu_count()} CPUs")
+    # The package measured: .benchvenv installs this checkout (editable), so a worktree's
+    # run measures the worktree's code; say where it came from.
+    import mcp_slack_block_kit
+
+    print(f"package: {Path(mcp_slack_block_kit.__file__).parent}")
 
     if args.profile:
         profile(args.profile, docs, args.passes)

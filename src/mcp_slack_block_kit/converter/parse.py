@@ -272,6 +272,7 @@ def _build(
     quote_depth, item_depth = containers
     dropped: set[int] = set()  # script-scheme autolinks: their label (the URL) is dropped
     max_depth = facts.max_depth
+    depth_limit = max_depth - base_depth  # a longer stack is a new maximum depth
     patterns = facts.patterns
     for ev, rng in events:
         if type(ev) is dict:
@@ -306,7 +307,9 @@ def _build(
             start, end = rng["start"], rng["end"]
             node: Node
             if type(tag) is str:
-                if tag == "Item":
+                if tag == "TableCell":  # the most common start (tables are the bulk)
+                    node = Node(TABLE_CELL, start, end)
+                elif tag == "Item":
                     node = Item(start, end)
                     item_depth += 1
                 else:
@@ -368,8 +371,9 @@ def _build(
                     node = Node(PARAGRAPH, start, end)
             stack.append(node)
             kids = node.children
-            if len(stack) > max_depth - base_depth:
+            if len(stack) > depth_limit:
                 max_depth = len(stack) + base_depth
+                depth_limit = max_depth - base_depth
             continue
         if "End" in ev:
             node = stack.pop()
@@ -426,6 +430,7 @@ def _build(
                                     base_depth + len(stack) - 1,
                                     (quote_depth, item_depth), reparse_html)
                 max_depth = facts.max_depth
+                depth_limit = max_depth - base_depth
                 continue
             kids.append(node)
             continue
