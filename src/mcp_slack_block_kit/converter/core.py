@@ -103,7 +103,9 @@ class Converter:
         The cyclic garbage collector is paused for the conversion (when it was running):
         a conversion allocates tens of thousands of short-lived containers and creates no
         reference cycles, so the collector's passes over them only cost time (about a
-        tenth of it); what a conversion frees, reference counting frees at once.
+        tenth of it); what a conversion frees, reference counting frees at once. The switch
+        is process-wide: a collector that another thread turns off while a conversion runs
+        is on again when the conversion ends.
         """
         if not gc.isenabled():
             return self._convert(markdown, for_messages)
