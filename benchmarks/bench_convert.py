@@ -6,6 +6,7 @@
     python3 benchmarks/bench_convert.py --passes 15  # more passes, steadier medians
     python3 benchmarks/bench_convert.py --profile rich_text   # cProfile one convert mode
     python3 benchmarks/bench_convert.py --json out.json       # also write the figures
+    python3 benchmarks/bench_convert.py --cpu                 # CPU time, not wall time
 
 The script creates its own virtual environment ``.benchvenv/pyX.Y/`` (git-ignored, one
 per interpreter) the first time, installs this package (editable) and the peer libraries
@@ -163,6 +164,7 @@ const readline = require("readline");
 const { markdownToBlocks } = require("@tryfabric/mack");
 const docs = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
 const warmup = Number(process.argv[3]);
+const cpu = process.argv[4] === "cpu";  // CPU time of this process instead of wall time
 
 async function main() {
   const ok = [];
@@ -185,9 +187,16 @@ async function main() {
     if (line !== "pass") break;
     const times = [];
     for (const i of ok) {
-      const start = process.hrtime.bigint();
-      await markdownToBlocks(docs[i]);
-      times.push(Number(process.hrtime.bigint() - start) / 1e9);
+      if (cpu) {
+        const start = process.cpuUsage();
+        await markdownToBlocks(docs[i]);
+        const used = process.cpuUsage(start);
+        times.push((used.user + used.system) / 1e6);
+      } else {
+        const start = process.hrtime.bigint();
+        await markdownToBlocks(docs[i]);
+        times.push(Number(process.hrtime.bigint() - start) / 1e9);
+      }
     }
     process.stdout.write(JSON.stringify(times) + "\n");
   }
@@ -200,11 +209,12 @@ main();
 class NodePeer:
     """@tryfabric/mack in one warm Node process, timed one pass at a time on request."""
 
-    def __init__(self, folder: Path, docs: list[str]) -> None:
+    def __init__(self, folder: Path, docs: list[str], cpu: bool = False) -> None:
         (folder / "corpus.json").write_text(json.dumps(docs))
         (folder / "run.cjs").write_text(NODE_SCRIPT)
         self.proc = subprocess.Popen(
-            ["node", "run.cjs", "corpus.json", str(NODE_WARMUP_PASSES)], cwd=folder,
+            ["node", "run.cjs", "corpus.json", str(NODE_WARMUP_PASSES), "cpu" if cpu else "wall"],
+            cwd=folder,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         hello = json.loads(self._line())
         self.indices: list[int] = hello["ok"]
@@ -235,7 +245,7 @@ class NodePeer:
             self.proc.wait()
 
 
-def start_node_peer(stack: ExitStack, docs: list[str]) -> NodePeer | None:
+def start_node_peer(stack: ExitStack, docs: list[str], cpu: bool = False) -> NodePeer | None:
     """Install mack with npm into a temporary folder and start its Node process."""
     npm, node = shutil.which("npm"), shutil.which("node")
     if npm is None or node is None:
@@ -249,7 +259,7 @@ def start_node_peer(stack: ExitStack, docs: list[str]) -> NodePeer | None:
         print(f"bench: npm install {NODE_PEER} failed: {done.stderr.strip()[:300]}",
               file=sys.stderr)
         return None
-    peer = NodePeer(folder, docs)
+    peer = NodePeer(folder, docs, cpu)
     stack.callback(peer.close)
     return peer
 
@@ -280,9 +290,9 @@ def time_pass(fn: Callable[[str], Any], docs: list[str]) -> float:
     return time.perf_counter() - start
 
 
-def time_each(fn: Callable[[str], Any], docs: list[str], indices: list[int]) -> dict[int, float]:
+def time_each(fn: Callable[[str], Any], docs: list[str], indices: list[int],
+              clock: Callable[[], float] = time.perf_counter) -> dict[int, float]:
     """One pass over ``indices``; the time of each input (to compare on common inputs)."""
-    clock = time.perf_counter
     times: dict[int, float] = {}
     for i in indices:
         start = clock()
@@ -400,6 +410,11 @@ def run(args: argparse.Namespace) -> int:
           f"(smallest {sizes[0]} B, largest {sizes[-1] / 1024:.1f} KiB)")
     print(f"python {sys.version.split()[0]}, pyromark {getattr(pyromark, '__version__', '?')}, "
           f"{args.passes} passes (median), {os.cpu_count()} CPUs")
+    # The package measured: .benchvenv installs this checkout (editable), so a worktree's
+    # run measures the worktree's code; say where it came from.
+    import mcp_slack_block_kit
+
+    print(f"package: {Path(mcp_slack_block_kit.__file__).parent}")
 
     if args.profile:
         profile(args.profile, docs, args.passes)
@@ -426,8 +441,14 @@ def run(args: argparse.Namespace) -> int:
     # name -> (time one pass over the given inputs, the inputs it handles)
     workloads: dict[str, tuple[Timer, list[int]]] = {}
 
+    # --cpu: this process's CPU time (and the Node process's), which other jobs on a busy
+    # machine inflate far less than wall time.
+    cpu = bool(getattr(args, "cpu", False))
+    clock = time.process_time if cpu else time.perf_counter
+    print(f"clock: {'CPU time (--cpu)' if cpu else 'wall time'}")
+
     def timer(fn: Callable[[str], Any]) -> Timer:
-        return lambda indices: time_each(fn, docs, indices)
+        return lambda indices: time_each(fn, docs, indices, clock)
 
     for name, fn in ours.items():
         workloads[name] = (timer(fn), everything)
@@ -438,7 +459,7 @@ def run(args: argparse.Namespace) -> int:
             workloads[f"peer {name}"] = (timer(fn), ok)
             skipped[f"peer {name}"] = failed
     with ExitStack() as stack:
-        node = None if args.no_peers or args.no_node else start_node_peer(stack, docs)
+        node = None if args.no_peers or args.no_node else start_node_peer(stack, docs, cpu)
         if node is not None:
             print(f"node peer: @tryfabric/mack {node.version}, warmed with "
                   f"{NODE_WARMUP_PASSES} passes in its own process")
@@ -553,6 +574,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--stages", action="store_true",
                         help="time each pipeline stage separately instead")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    parser.add_argument("--cpu", action="store_true",
+                        help="time CPU use (ours and the Node process's), not wall time: "
+                        "steadier on a busy machine")
     parser.add_argument("--markdown", action="store_true",
                         help="also print the figures as a Markdown table (for the README)")
     args = parser.parse_args(argv)

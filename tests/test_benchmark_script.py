@@ -34,6 +34,16 @@ def test_bench_runs_in_process(capsys: pytest.CaptureFixture[str]) -> None:
         assert name in out, name
 
 
+def test_bench_cpu_clock_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    """--cpu times CPU use instead of wall time (steadier on a busy machine)."""
+    bench = _load()
+    args = argparse.Namespace(passes=1, cli_runs=0, no_peers=True, profile=None, stages=False,
+                              json=None, markdown=False, cpu=True)
+    assert bench.run(args) == 0
+    out = capsys.readouterr().out
+    assert "clock: CPU time" in out and "convert rich_text" in out
+
+
 def test_bench_stages_run(capsys: pytest.CaptureFixture[str]) -> None:
     """--stages reaches the converter's internal stages (fails loudly if they move)."""
     bench = _load()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 import json
@@ -478,6 +479,46 @@ def test_convert_does_not_import_the_server_stack(flags: list[str]) -> None:
     assert proc.returncode == 0, proc.stderr
     line = [ln for ln in proc.stderr.decode().splitlines() if ln.startswith("LOADED=")]
     assert line == ["LOADED=[]"], proc.stderr.decode()
+
+
+_MODULES_PROBE = """
+import json, sys
+from mcp_slack_block_kit.cli import main
+status = main(sys.argv[1:])
+sys.stderr.write("LOADED=" + json.dumps(sorted(set(json.loads(%r)) & set(sys.modules))) + "\\n")
+sys.exit(status)
+"""
+
+
+def test_convert_start_up_loads_only_what_the_reply_needs() -> None:
+    """`echo '# hi' | … convert` leaves out what that reply does not use: the validator's
+    rules, the html module, the other sub-commands' modules."""
+    unused = ["html", "mcp_slack_block_kit.blocks._rules", "mcp_slack_block_kit.blocks.validate",
+              "mcp_slack_block_kit.cli.split_cmd", "mcp_slack_block_kit.cli.server_cmd"]
+    import mcp_slack_block_kit
+
+    # The code under test, wherever it is imported from (a checkout or an install).
+    env = {**_env(), "PYTHONPATH": str(Path(mcp_slack_block_kit.__file__).parents[1])}
+    proc = subprocess.run([sys.executable, "-c", _MODULES_PROBE % json.dumps(unused), "convert"],
+                          input=b"# hi\n", capture_output=True, timeout=60, env=env,
+                          check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert [ln for ln in proc.stderr.decode().splitlines() if ln.startswith("LOADED=")] == [
+        "LOADED=[]"], proc.stderr.decode()
+
+
+def test_a_named_command_builds_only_its_parser() -> None:
+    """With a sub-command named, the root parser holds only it; without, every one is
+    listed (for --help and the invalid-choice error)."""
+    from mcp_slack_block_kit.cli import _COMMANDS, build_parser
+
+    def commands(parser: argparse.ArgumentParser) -> list[str]:
+        (subs,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        return list(subs.choices)
+
+    assert commands(build_parser("convert")) == ["convert"]
+    assert commands(build_parser()) == [name for name, _, _ in _COMMANDS]
+    assert commands(build_parser("nope")) == [name for name, _, _ in _COMMANDS]
 
 
 # -- any input: JSON on stdout and exit 0, or one line on stderr and exit 2 ------------------

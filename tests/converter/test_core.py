@@ -265,3 +265,49 @@ def test_every_mode_output_is_valid(mode: str) -> None:
     result = convert(md, mode=mode)
     assert_valid_blocks(result.blocks)
     assert result.text_fallback
+
+
+_CYCLE_INPUTS = [
+    "# Title\n\nSome **bold** and `code`, a [link](https://example.com) :smile:\n\n"
+    "> quote\n> - item\n\n- a\n  - b\n- [x] done\n\n```py\nx = 1\n```\n\n"
+    "| a | b |\n|---|---|\n| 1 | 2 |\n\n---\n\n![alt](https://example.com/i.png)\n",
+    "<div>\n*html* block\n</div>\n\n• one\n• two\n\n@alice <!here> www.example.com\n",
+]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("for_messages", [False, True])
+def test_a_conversion_leaves_no_reference_cycles(mode: str, for_messages: bool) -> None:
+    """What a conversion allocates is freed by reference counting alone (the converter
+    pauses the cyclic collector while it runs, so a cycle would outlive the call)."""
+    import gc
+
+    conv = Converter(Options(mode=mode, block_id_prefix="b", mention_map={"alice": "U0A1"},
+                             preserve_mention_tokens=True))
+    gc.collect()
+    gc.disable()
+    try:
+        for text in _CYCLE_INPUTS:
+            conv._run(text, for_messages)
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+
+
+def test_the_collector_is_resumed_after_a_conversion_and_on_error() -> None:
+    """The collector pause is scoped to one call: resumed after success and after an
+    error, and never switched on when the caller had it off."""
+    import gc
+
+    assert gc.isenabled()
+    convert("# hi")
+    assert gc.isenabled()
+    with pytest.raises(InputTooLargeError):
+        convert("x" * 100, max_input_bytes=10)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        convert("# hi")
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -13,7 +13,6 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
-from ._rules import markdown_table_count
 from .limits import (
     MAX_BLOCKS_PER_MESSAGE,
     MAX_MARKDOWN_BLOCK_SUM,
@@ -124,6 +123,19 @@ def _cell_chars_at_most(rows: Any) -> int:
     total = 0
     for row in rows:
         for cell in row if isinstance(row, list) else ():
+            if type(cell) is dict and "text" not in cell:
+                # The converter's cell, one section of one text element: no loops needed.
+                sections = cell.get("elements")
+                if type(sections) is list and len(sections) == 1:
+                    section = sections[0]
+                    elements = section.get("elements") if type(section) is dict else None
+                    if type(elements) is list and len(elements) == 1:
+                        el = elements[0]
+                        if type(el) is dict and "elements" not in el:
+                            text = el.get("text")
+                            if type(text) is str:
+                                total += len(text)
+                            continue
             text = cell.get("text") if isinstance(cell, dict) else None
             if type(text) is str:
                 total += len(text)
@@ -175,6 +187,9 @@ def message_overflow(blocks: Iterable[Mapping[str, Any]]) -> list[str]:
                 weight += text.count("\n") + 1  # at most one block per line
                 markdown += len(text) if text.isascii() else len(text.encode("utf-8"))
                 if "|" in text:  # Slack renders each of its tables as a table block
+                    # Loaded on use: the validator's rules are not needed to convert.
+                    from ._rules import markdown_table_count
+
                     tables += markdown_table_count(text)
     if weight > MAX_BLOCKS_PER_MESSAGE and texts:  # the line count may over-count: weigh
         weight = count - len(texts) + sum(max(len(markdown_block_starts(t)), 1) for t in texts)

@@ -39,6 +39,8 @@ _COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("version", "", "print the version"),
 )
 
+_NAMES = frozenset(name for name, _, _ in _COMMANDS)
+
 _EPILOG = f"""\
 examples:
   echo '# Weekly report' | {PROG} convert --mode rich_text --pretty
@@ -61,8 +63,10 @@ class _Parser(argparse.ArgumentParser):
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """Build the root parser; only ``command``'s module is imported and configured.
 
-    The other sub-commands are listed (for ``--help``) without importing anything,
-    which keeps start-up to one small module.
+    When ``command`` names a sub-command, the others are left out (nothing can print or
+    reach them, and each parser costs start-up time); otherwise every sub-command is listed
+    (for ``--help`` and the "invalid choice" error) without importing anything, which
+    keeps start-up to one small module.
     """
     parser = _Parser(
         prog=PROG,
@@ -73,7 +77,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     subs = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    only = command if command in _NAMES else None
     for name, module, help_ in _COMMANDS:
+        if only is not None and name != only:
+            continue
         sub = subs.add_parser(name, help=help_, description=help_[:1].upper() + help_[1:] + ".",
                               formatter_class=argparse.RawDescriptionHelpFormatter)
         if module and name == command:

@@ -80,7 +80,7 @@ class _Walker:
     """One conversion's walker (its output holds the block_id counter, so never shared)."""
 
     __slots__ = (
-        "_blocks", "_segments", "escape", "inline_cells", "limit", "map", "out", "plain_cells",
+        "escape", "inline_cells", "limit", "map", "out", "plain_cells",
     )
 
     def __init__(self, options: Options) -> None:
@@ -91,23 +91,6 @@ class _Walker:
         self.inline_cells = InlineRenderer(options).render
         # A lone text run renders as itself: no mention map or kept tokens to resolve.
         self.plain_cells = not options.mention_map and not options.preserve_mention_tokens
-        # One method per block kind: the mrkdwn of a node nested in a quote or list item.
-        self._segments: dict[str, Callable[[Node], list[_Segment]]] = {
-            PARAGRAPH: self.paragraph,
-            CODE_BLOCK: self.code_block,
-            HEADING: self.heading_text,
-            LIST: self.top_list,
-            QUOTE: self.quote,
-            TABLE: self.table,
-            RULE: self.rule,
-        }
-        # ... and at the top level, where some kinds are blocks of their own.
-        self._blocks: dict[str, Callable[[Node], None]] = {
-            HEADING: self.heading,
-            RULE: self.divider,
-            PARAGRAPH: self.top_paragraph,
-        }
-
     # -- inline --------------------------------------------------------------------
 
     def text_run(self, text: str) -> str:
@@ -163,9 +146,9 @@ class _Walker:
 
     def segments(self, node: Node) -> list[_Segment]:
         """The mrkdwn text (and split-out table blocks) of one block node."""
-        handler = self._segments.get(node.kind)
+        handler = _SEGMENTS.get(node.kind)
         if handler is not None:
-            return handler(node)
+            return handler(self, node)
         return [self.escape(plain_text(node))]
 
     def paragraph(self, node: Node) -> list[_Segment]:
@@ -290,10 +273,28 @@ class _Walker:
                 self.sections(segment)
 
     def render(self, doc: Document) -> list[Block]:
-        blocks = self._blocks
         for node in doc.children:
-            blocks.get(node.kind, self.block)(node)
+            _TOP_BLOCKS.get(node.kind, _Walker.block)(self, node)
         return self.out.blocks
+
+
+# One method per block kind: the mrkdwn of a node nested in a quote or list item (tables
+# at class level: bound methods kept on the instance would make a reference cycle).
+_SEGMENTS: dict[str, Callable[[_Walker, Node], list[_Segment]]] = {
+    PARAGRAPH: _Walker.paragraph,
+    CODE_BLOCK: _Walker.code_block,
+    HEADING: _Walker.heading_text,
+    LIST: _Walker.top_list,
+    QUOTE: _Walker.quote,
+    TABLE: _Walker.table,
+    RULE: _Walker.rule,
+}
+# ... and at the top level, where some kinds are blocks of their own.
+_TOP_BLOCKS: dict[str, Callable[[_Walker, Node], None]] = {
+    HEADING: _Walker.heading,
+    RULE: _Walker.divider,
+    PARAGRAPH: _Walker.top_paragraph,
+}
 
 
 def render_section_mrkdwn(doc: Document, options: Options) -> list[Block]:

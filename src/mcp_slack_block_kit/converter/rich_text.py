@@ -74,7 +74,7 @@ class _Walker:
     """One conversion's state: the output blocks (with their block_id counter)."""
 
     __slots__ = (
-        "_current", "_emit_rich", "_escape", "_handlers", "_inline", "_plain_cells",
+        "_current", "_emit_rich", "_escape", "_inline", "_plain_cells",
         "_titles", "out",
     )
 
@@ -88,23 +88,14 @@ class _Walker:
         # Only the mrkdwn heading sections are escaped: rich_text text goes out as written.
         self._escape: Callable[[str], str] = policy_escaper(options)
         self._current: list[Element] = []  # elements of the list block being built
-        self._handlers: dict[str, Callable[[Node], None]] = {
-            PARAGRAPH: self._paragraph,
-            HEADING: self._heading,
-            RULE: self._rule,
-            QUOTE: self._quote,
-            LIST: self._list,
-            CODE_BLOCK: self._code_block,
-            TABLE: self._table,
-        }
 
     # -- dispatch -----------------------------------------------------------
 
     def block(self, node: Node) -> None:
         """Emit the blocks for one block-level node (the top-level handler)."""
-        handler = self._handlers.get(node.kind)
+        handler = _HANDLERS.get(node.kind)
         if handler is not None:
-            handler(node)
+            handler(self, node)
             return
         text = plain_text(node, self._titles)
         if text:
@@ -279,6 +270,19 @@ class _Walker:
         if node.language:
             element["language"] = node.language
         self._emit_rich([element])
+
+
+# One method per block kind (a class-level table: bound methods kept on the instance
+# would make a reference cycle).
+_HANDLERS: dict[str, Callable[[_Walker, Node], None]] = {
+    PARAGRAPH: _Walker._paragraph,
+    HEADING: _Walker._heading,
+    RULE: _Walker._rule,
+    QUOTE: _Walker._quote,
+    LIST: _Walker._list,
+    CODE_BLOCK: _Walker._code_block,
+    TABLE: _Walker._table,
+}
 
 
 def _contains(node: Node, kinds: frozenset[str]) -> bool:
