@@ -15,7 +15,6 @@ import re
 
 from ..blocks.limits import MAX_MARKDOWN_TEXT_CHARS
 from ..converter.options import Options
-from ..converter.slack_urls import rewrite_slack_url_forms
 from ..exceptions import InvalidOptionsError, StreamClosedError
 from ..normalizer import normalize
 from ..normalizer.lines import delimiter_row, split_one_liner
@@ -42,6 +41,7 @@ from .lines import (
     head_verdict,
     joins_split_link,
     may_close,
+    rewrite_links,
 )
 from .messages import Boundary, Writer
 from .quick import Q_CODE, Q_NONE, Q_PROSE, ShortPaths, StreamEvent
@@ -189,8 +189,9 @@ class MarkdownStream(ShortPaths):
         if self._blank_tail and self._fence is None:
             # After a blank line, the next block starts as soon as its first character
             # shows it cannot be a split link's `(url)`.
-            rest = self._seg[self._lines_done:].lstrip(" \t")
-            if rest and rest[0] != "(":
+            raw = self._seg[self._lines_done:]
+            rest = raw.lstrip(" \t")
+            if rest and rest[0] != "(" and not (self._hold_all and raw[0] in " \t"):
                 self._cut(self._lines_done, fence_next=False)
         if not self._hold_all:
             self._advance()
@@ -239,7 +240,11 @@ class MarkdownStream(ShortPaths):
             if self._has_content:
                 self._blank_tail = True
             return
-        if self._blank_tail and not joins_split_link(self._last_line, line):
+        if self._blank_tail and not joins_split_link(self._last_line, line) and not (
+            self._hold_all and line[0] in " \t"
+        ):
+            # (In a block held whole, an indented line after the blank may still belong
+            # to it, a list item's say, and the repairs look that far: it stays in.)
             self._cut(start, fence_next=False)
             start, end = 0, end - start
         self._blank_tail = False
@@ -311,16 +316,18 @@ class MarkdownStream(ShortPaths):
         if done:
             text = "".join(p.text for p in pieces)
             if not text.startswith(done):
-                # The repairs changed text already committed (cannot happen for the
-                # cuts the stream makes; kept so a surprise never repeats text).
-                pieces = self._escaper.block(self._fallback(seg[self._c:]))
+                # The repairs changed text already committed (the nested-fence repair
+                # lengthening an opener that went out, say). A surprise must never
+                # repeat text nor leave a fence open.
                 if self._is_fence:
-                    # (The Slack link rewrite reaches into code.) The repairs would close
-                    # an unclosed fence: close it here too.
+                    # What went out of a code block is its raw lines: the rest of them
+                    # goes out raw too, read as code, and an unclosed fence is closed.
+                    pieces = drop_prefix(self._escaper.block(seg), len(done))
                     self._write(pieces, Boundary.INSIDE)
                     self._writer.close_fence()
                     self._c = end
                     return
+                pieces = self._escaper.block(self._fallback(seg[self._c:]))
             else:
                 pieces = drop_prefix(pieces, len(done))
         first = Boundary.BLOCK if self._c == 0 else (
@@ -421,6 +428,15 @@ class MarkdownStream(ShortPaths):
                 k = max(line_at - 1, c)
                 while k > c and seg[k - 1] in " \t\n":
                     k -= 1
+        if k > c and k < len(seg) and seg[k] == "\n" and seg[k - 1] == "\\":
+            # A backslash at a line's end is a hard break when the paragraph goes on
+            # (then it shows nothing), else text: it waits for the next line.
+            start = seg.rfind("\n", 0, k) + 1
+            run = k - start - len(seg[start:k].rstrip("\\"))
+            if run % 2:
+                k -= 1
+                while k > c and seg[k - 1] in " \t\n":
+                    k -= 1
         if self._table and (k == len(seg) or seg[k] != "\n"):
             # A table row goes out whole (its pipes are added by a repair).
             k = max(seg.rfind("\n", c, k), c)
@@ -484,7 +500,7 @@ class MarkdownStream(ShortPaths):
         """``tail`` (which starts inside a line) repaired on its own."""
         if not tail:
             return tail
-        norm = normalize(rewrite_slack_url_forms("x " + tail), **self._flags).text
+        norm = normalize(rewrite_links("x " + tail), **self._flags).text
         if norm.startswith("x "):
             return norm[2:]
         if norm.startswith("| x "):
@@ -504,7 +520,7 @@ class MarkdownStream(ShortPaths):
                 return raw, frozenset()
             # Table rows are rows only under their header (and delimiter row).
             ctx += head[0] + "\n" + (head[1] + "\n" if self._ls > head[2] else "")
-        source = rewrite_slack_url_forms(ctx + raw)
+        source = rewrite_links(ctx + raw)
         if any(may_fire(source) for may_fire in self._may_fire):
             text, fired = normalize(source, **self._flags)
         else:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ..normalizer.lines import FENCE_CONTENT, FENCE_OPEN, classify
+from ..converter.slack_urls import rewrite_slack_url_forms
+from ..normalizer.lines import FENCE_CLOSE, FENCE_CONTENT, FENCE_OPEN, classify
 from .escape import Fence, Piece, fence_of
 from .inline import MARKERS
 
@@ -69,6 +70,32 @@ def joins_split_link(last: str, line: str) -> bool:
     """Would the normalizer merge ``line`` into the block above, whose last non-blank
     line is ``last`` (a ``[label]`` whose ``(url)`` comes after a blank line)?"""
     return line.lstrip(" \t").startswith("(") and last.rstrip(WS).endswith("]")
+
+
+def rewrite_links(text: str) -> str:
+    """``text`` with Slack's ``<url|label>`` link forms written as Markdown links, except
+    in fenced code, which shows what was written.
+
+    The stream writes code lines as they arrive, before it could know whether a ``<``
+    in them starts such a form; rewriting them later would change text already sent.
+    """
+    if "|" not in text or "<" not in text:
+        return text
+    if "```" not in text and "~~~" not in text:
+        return rewrite_slack_url_forms(text)
+    out: list[str] = []
+    prose: list[str] = []
+    for line in classify(text):
+        if line.kind in (FENCE_OPEN, FENCE_CONTENT, FENCE_CLOSE):
+            if prose:
+                out.append(rewrite_slack_url_forms("".join(prose)))
+                prose.clear()
+            out.append(line.text + line.ending)
+        else:
+            prose.append(line.text + line.ending)
+    if prose:
+        out.append(rewrite_slack_url_forms("".join(prose)))
+    return "".join(out)
 
 
 def fence_of_line(line: str) -> Fence:
