@@ -43,7 +43,14 @@ CASES = {
          "```py\nprint(1)\n```\nafter"]),
     "a glued heading is repaired before it goes out": (
         ["#Tit", "le here\n", "more"], None,
-        ["# Tit", "# Title here", "# Title here\nmore", "# Title here\nmore"]),
+        ["", "# Title here", "# Title here\nmore", "# Title here\nmore"]),
+    "a heading's line waits for its end: a pipe and a delimiter row make it a header": (
+        ["intro\n\n## Hi", "ghlights a | b\n", "---|---\n1 | 2"], None,
+        ["intro\n\n", "intro\n\n", "intro\n\n## Highlights a | b\n---|---",
+         "intro\n\n## Highlights a | b\n---|---\n1 | 2"]),
+    "a quote's line waits for its end too": (
+        ["> q", "uoted a | b\n", "next"], None,
+        ["", "", "> quoted a | b", "> quoted a | b\nnext"]),
     "a list marker goes out only with some of its item's text": (
         ["in order:\n1. **", "Se", "ats** used"], None,
         ["in order:", "in order:", "in order:\n1. **Seats** used",

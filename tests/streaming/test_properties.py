@@ -48,6 +48,11 @@ def _reference(reply: str, opts: Options) -> str:
 @given(reply=replies(), sizes=cuts, opts=options, cap=caps)
 # A backslash at a line's end: a hard break once the paragraph goes on, not text.
 @example(reply="**S**\n\na\\\n**S**", sizes=[1], opts=OPTIONS[0], cap=12_000)
+# A heading's line that a pipe and a delimiter row turn into a table's header.
+@example(reply="**S**\n\n## Highlights a | b\n---|---\n1 | 2", sizes=[1], opts=OPTIONS[0],
+         cap=12_000)
+# Two lines that each end in an unclosed backtick: the runs pair across the lines.
+@example(reply="a `code\nx ``y", sizes=[1], opts=OPTIONS[0], cap=12_000)
 def test_committed_text_never_retracts(reply: str, sizes: list[int], opts: Options,
                                        cap: int) -> None:
     """After every delta, what the committed messages show is the start of what the
@@ -69,6 +74,10 @@ def test_committed_text_never_retracts(reply: str, sizes: list[int], opts: Optio
 # Glued bullets stay as they are when indented code below a blank line would join the
 # last item: the stream keeps that line in the held block.
 @example(reply="-one\n-two\n-three\n\n    indented code <b>", sizes=[1], opts=OPTIONS[0])
+# Backtick runs that pair across two lines (each line alone ends in an unclosed one).
+@example(reply="**S**\n\na `code span` and a `half\na `code span` and a `half", sizes=[1],
+         opts=OPTIONS[0])
+@example(reply="a `code\nx ``y", sizes=[3], opts=OPTIONS[0])
 def test_finished_stream_shows_what_normalize_shows(reply: str, sizes: list[int],
                                                      opts: Options) -> None:
     """The finished stream reads like the whole reply normalized: same words, same order."""

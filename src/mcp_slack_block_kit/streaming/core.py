@@ -18,6 +18,7 @@ from ..converter.options import Options
 from ..exceptions import InvalidOptionsError, StreamClosedError
 from ..normalizer import normalize
 from ..normalizer.lines import delimiter_row, split_one_liner
+from ..normalizer.mask import pair_backticks
 from ..normalizer.pipeline import PIPELINE
 from .escape import Escaper, Piece
 from .inline import MARKERS, InlineScanner
@@ -57,6 +58,9 @@ DEFAULT_MAX_MESSAGE_CHARS = MAX_MARKDOWN_TEXT_CHARS
 """Slack's cap on the text of one streamed message (chat.appendStream)."""
 MIN_MESSAGE_CHARS = 256
 """The smallest ``max_message_chars``: room for a reopened fence and some text."""
+CARRY_LIMIT = 4096
+"""Past this many characters of lines a code span runs on from, a paragraph is held whole
+(so each line's repair does not read them all again)."""
 
 
 class MarkdownStream(ShortPaths):
@@ -71,6 +75,7 @@ class MarkdownStream(ShortPaths):
     """
 
     __slots__ = (
+        "_carry",
         "_context",
         "_escaper",
         "_flags",
@@ -300,6 +305,7 @@ class MarkdownStream(ShortPaths):
         self._table = False
         self._fresh = fresh
         self._context = ""  # raw lines the repairs must see before _ls (see _window)
+        self._carry = ""  # the lines before _ls a code span runs on from (_carry_lines)
         self._table_head: tuple[str, str, int] | None = None  # header, delimiter, its start
 
     # -- committing --------------------------------------------------------------------
@@ -489,12 +495,38 @@ class MarkdownStream(ShortPaths):
         self._line_esc = [esc_all[esc_all.rfind("\n") + 1 :]]
         self._ls = c + last + 1 if last >= 0 else ls
         self._c = k
-        if "```" in seg[ls : self._ls] and not self._table:
-            # A ``` run in the paragraph keeps the normalizer from closing a backtick
-            # later in it: the repairs must keep seeing that line.
-            self._context += seg[ls : self._ls]
+        if not self._table and self._ls > ls:
+            self._carry_lines(ls, k)
         if self._ls > 4096:
             self._rebase(self._ls)
+
+    def _carry_lines(self, ls: int, k: int) -> None:
+        """The commit moved the line start from ``ls`` to ``_ls`` (text up to ``k`` is
+        read): keep the lines the repairs must still see in front of the next window."""
+        seg = self._seg
+        stretch = seg[ls : self._ls]
+        if self._carry or "`" in stretch:
+            # A code span running from those lines into the next one pairs its backticks
+            # across them; read from the next line alone, its closer would look like an
+            # unclosed opener that the normalizer closes. And a backtick run left unpaired
+            # in them is the one that repair looks at (it closes only the first, and only
+            # when no later line holds a backtick). Carry the lines while either holds.
+            text = self._carry + seg[ls:k]
+            at = len(self._carry) + len(stretch)
+            pairing = pair_backticks(text)
+            if (any(a < at <= b for a, b in pairing.spans)
+                    or (pairing.unmatched and pairing.unmatched[0][0] < at)):
+                self._carry += stretch
+                if len(self._carry) > CARRY_LIMIT:
+                    self._hold_all = True  # repaired once, whole, at the segment's end
+                return
+            if "```" in self._carry:
+                self._context += self._carry
+            self._carry = ""
+        if "```" in stretch:
+            # A ``` run in the paragraph keeps the normalizer from closing a backtick
+            # later in it: the repairs must keep seeing that line.
+            self._context += stretch
 
     def _fallback(self, tail: str) -> str:
         """``tail`` (which starts inside a line) repaired on its own."""
@@ -511,7 +543,7 @@ class MarkdownStream(ShortPaths):
         """Normalize ``raw`` (text from the current line start) after the context lines;
         return its repaired text and the repairs that fired (None when the context
         itself came out changed, so the two cannot be told apart)."""
-        ctx = self._context
+        ctx = self._context + self._carry
         head = self._table_head
         if head is not None and self._ls >= head[2]:
             if not ctx and PIPED_ROWS.match(raw) and not any(f(raw) for f in self._may_fire):
@@ -600,6 +632,7 @@ class MarkdownStream(ShortPaths):
             return end
         if delimiter_row(nxt):
             self._table = True
+            self._carry = ""  # no code span runs on into a table
             self._table_head = (seg[start:end], nxt, end + 1)
             return nxt_end
         return end

@@ -122,6 +122,7 @@ PIPED_ROWS = re.compile(r"(?: {0,3}\|[^\n]*\|[ \t]*\n)* {0,3}\|(?:[^\n]*\|)?[ \t
 ROW = re.compile(r" {0,3}[^ \t\n#>*+\-0-9]| {4}")
 LOOKALIKE = re.compile("[\u2013\u2014\u2018\u2019\u201c\u201d\u2026]")
 DEFINITION_START = re.compile(r" {0,3}\[")
+MARKED_HEAD = re.compile(r" {0,3}[#>]")
 HOLD = "hold"
 WAIT = "wait"
 OK = "ok"
@@ -158,6 +159,10 @@ def head_verdict(line: str, complete: bool) -> str:
     rest = line[m.end():] if m is not None else line
     if complete:
         return OK
+    if MARKED_HEAD.match(line) is not None:
+        # A `|` later in the line and a delimiter row below make it a table's header,
+        # where `#` and `>` are text: a heading's or quote's line goes out complete.
+        return WAIT
     if DEFINITION_START.match(line) is not None and ("]:" in line or "]" not in line):
         return WAIT  # a link reference definition shows nothing once complete
     if not rest.strip(" \t") or UNDECIDED.match(rest) is not None:
