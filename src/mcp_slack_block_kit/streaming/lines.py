@@ -17,10 +17,10 @@ from .escape import Fence, Piece, fence_of
 from .inline import MARKERS
 
 # A fence line after any container markers (block quotes, list items, indentation).
-FENCE_LINE = re.compile(
-    r"((?:[ \t]*(?:>[ \t]?|(?:[-*+]|[0-9]{1,9}[.)])[ \t]+))*[ \t]*)(`{3,}|~{3,})(.*)",
-    re.DOTALL,
-)
+# Written so each marker starts one repetition and white space has one place to go: the
+# `[ \t]*` / `>[ \t]?` overlap of the plain form backtracked exponentially on `> > > …x`.
+_CONTAINERS = r"[ \t]*(?:(?:>|[-*+][ \t]|[0-9]{1,9}[.)][ \t])[ \t]*)*"
+FENCE_LINE = re.compile(r"(" + _CONTAINERS + r")(`{3,}|~{3,})(.*)", re.DOTALL)
 QUOTE_START = re.compile(r" {0,3}>")
 
 
@@ -128,8 +128,7 @@ WAIT = "wait"
 OK = "ok"
 # C3/C4's glued markers (``-item``, ``1.item``): their repair looks at the lines around.
 GLUED = re.compile(r" {0,3}(?:[-*+][^ \t\n\r\f0-9]|[0-9]{1,9}[.)][^ \t\n\r\f0-9])")
-FENCE_START = re.compile(
-    r"(?:[ \t]*(?:>[ \t]?|(?:[-*+]|[0-9]{1,9}[.)])[ \t]+))*[ \t]*(?:`{2,}|~{2,}|`\Z|~\Z)")
+FENCE_START = re.compile(_CONTAINERS + r"(?:`{2,}|~{2,}|`\Z|~\Z)")
 # What a line holds after its markers when it may still be a thematic break, a setext
 # underline, a list marker or a number that becomes one.
 UNDECIDED = re.compile(
