@@ -43,7 +43,14 @@ CASES = {
          "```py\nprint(1)\n```\nafter"]),
     "a glued heading is repaired before it goes out": (
         ["#Tit", "le here\n", "more"], None,
-        ["# Tit", "# Title here", "# Title here\nmore", "# Title here\nmore"]),
+        ["", "# Title here", "# Title here\nmore", "# Title here\nmore"]),
+    "a heading's line waits for its end: a pipe and a delimiter row make it a header": (
+        ["intro\n\n## Hi", "ghlights a | b\n", "---|---\n1 | 2"], None,
+        ["intro\n\n", "intro\n\n", "intro\n\n## Highlights a | b\n---|---",
+         "intro\n\n## Highlights a | b\n---|---\n1 | 2"]),
+    "a quote's line waits for its end too": (
+        ["> q", "uoted a | b\n", "next"], None,
+        ["", "", "> quoted a | b", "> quoted a | b\nnext"]),
     "a list marker goes out only with some of its item's text": (
         ["in order:\n1. **", "Se", "ats** used"], None,
         ["in order:", "in order:", "in order:\n1. **Seats** used",
@@ -120,9 +127,9 @@ def test_a_code_span_across_lines_goes_out_once() -> None:
         "**S** ```http\nGET &x <t>\n``` ```yaml\nexports: 1\n```\n```"]
 
 
-def test_an_unclosed_fence_is_closed_even_when_its_repair_cannot_be_used() -> None:
-    """The normalizer's Slack link rewrite changes a code line already sent: the fence
-    left open at the end is still closed."""
+def test_an_unclosed_fence_with_a_slack_link_form_in_its_code_is_closed() -> None:
+    """A Slack link form in a code line stays as written (the line went out before the
+    form was complete), and the fence left open at the end is closed."""
     messages = stream_all(cut("```python\nx = 1\n``` <https://x.y/a|label>", [3]))
     assert messages == ["```python\nx = 1\n``` <https://x.y/a|label>\n```"]
 
@@ -148,3 +155,40 @@ def test_a_list_item_fence_reopened_in_a_continuation_is_closed_where_the_item_e
     assert messages[2].endswith("   ```**next** text\n\n   ```\nafter para\n")
     for text in messages:
         assert classify(text)[-1].kind not in (FENCE_OPEN, FENCE_CONTENT)
+
+
+SLACK_LINK_FENCE_SHAPES = {
+    "an opener glued to a link form, three copies glued": (
+        "<https://x.y/a|label>```python\nprint(1)\n```\n" * 3),
+    "an opener glued to a short link form": "<https://x|y>```python\nprint(1)\n",
+    "a link form inside a closed fence": "```js\n<https://x.y/a|label>\n```\n",
+    "a link form below an unclosed fence": (
+        "unclosed fence\n```js\nconst a = 1;\n\n<https://x.y/a|label> more\n"),
+    "a link form before an unclosed fence": "see <https://x|y> now\n\n```js\nconst a = 1;",
+    "a link form glued to a closer": "```js\nx\n```<https://x|y>```py\ny\n",
+}
+
+
+@pytest.mark.parametrize("name", list(SLACK_LINK_FENCE_SHAPES))
+@pytest.mark.parametrize("cap", [12_000, 256])
+def test_slack_link_forms_beside_fences_leave_no_message_inside_code(name: str,
+                                                                     cap: int) -> None:
+    """Fenced code keeps a ``<url|label>`` form as written (its lines went out before the
+    form was complete), so the end of a code block never disagrees with what was sent:
+    every message ends outside code, whatever the cuts."""
+    reply = SLACK_LINK_FENCE_SHAPES[name]
+    results = set()
+    for size in range(1, 17):
+        messages = stream_all(cut(reply, [size]), max_message_chars=cap)
+        for text in messages:
+            assert len(text) <= cap
+            assert classify(text)[-1].kind not in (FENCE_OPEN, FENCE_CONTENT), (size, text)
+        results.add("".join(messages))
+    assert len(results) == 1, results  # the cuts do not change the result
+
+
+def test_a_slack_link_form_in_code_stays_as_written_and_prose_is_rewritten() -> None:
+    """Outside code the form becomes a Markdown link; in a code block it is left alone."""
+    reply = "see <https://x.y/a|docs>\n\n```\n<https://x.y/a|docs>\n```\n"
+    assert stream_all(cut(reply, [3])) == [
+        "see [docs](https://x.y/a)\n\n```\n<https://x.y/a|docs>\n```\n"]

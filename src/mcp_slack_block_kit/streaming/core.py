@@ -15,10 +15,10 @@ import re
 
 from ..blocks.limits import MAX_MARKDOWN_TEXT_CHARS
 from ..converter.options import Options
-from ..converter.slack_urls import rewrite_slack_url_forms
 from ..exceptions import InvalidOptionsError, StreamClosedError
 from ..normalizer import normalize
 from ..normalizer.lines import delimiter_row, split_one_liner
+from ..normalizer.mask import pair_backticks
 from ..normalizer.pipeline import PIPELINE
 from .escape import Escaper, Piece
 from .inline import MARKERS, InlineScanner
@@ -42,6 +42,7 @@ from .lines import (
     head_verdict,
     joins_split_link,
     may_close,
+    rewrite_links,
 )
 from .messages import Boundary, Writer
 from .quick import Q_CODE, Q_NONE, Q_PROSE, ShortPaths, StreamEvent
@@ -57,6 +58,9 @@ DEFAULT_MAX_MESSAGE_CHARS = MAX_MARKDOWN_TEXT_CHARS
 """Slack's cap on the text of one streamed message (chat.appendStream)."""
 MIN_MESSAGE_CHARS = 256
 """The smallest ``max_message_chars``: room for a reopened fence and some text."""
+CARRY_LIMIT = 4096
+"""Past this many characters of lines a code span runs on from, a paragraph is held whole
+(so each line's repair does not read them all again)."""
 
 
 class MarkdownStream(ShortPaths):
@@ -71,6 +75,7 @@ class MarkdownStream(ShortPaths):
     """
 
     __slots__ = (
+        "_carry",
         "_context",
         "_escaper",
         "_flags",
@@ -189,8 +194,9 @@ class MarkdownStream(ShortPaths):
         if self._blank_tail and self._fence is None:
             # After a blank line, the next block starts as soon as its first character
             # shows it cannot be a split link's `(url)`.
-            rest = self._seg[self._lines_done:].lstrip(" \t")
-            if rest and rest[0] != "(":
+            raw = self._seg[self._lines_done:]
+            rest = raw.lstrip(" \t")
+            if rest and rest[0] != "(" and not (self._hold_all and raw[0] in " \t"):
                 self._cut(self._lines_done, fence_next=False)
         if not self._hold_all:
             self._advance()
@@ -239,7 +245,11 @@ class MarkdownStream(ShortPaths):
             if self._has_content:
                 self._blank_tail = True
             return
-        if self._blank_tail and not joins_split_link(self._last_line, line):
+        if self._blank_tail and not joins_split_link(self._last_line, line) and not (
+            self._hold_all and line[0] in " \t"
+        ):
+            # (In a block held whole, an indented line after the blank may still belong
+            # to it, a list item's say, and the repairs look that far: it stays in.)
             self._cut(start, fence_next=False)
             start, end = 0, end - start
         self._blank_tail = False
@@ -295,6 +305,7 @@ class MarkdownStream(ShortPaths):
         self._table = False
         self._fresh = fresh
         self._context = ""  # raw lines the repairs must see before _ls (see _window)
+        self._carry = ""  # the lines before _ls a code span runs on from (_carry_lines)
         self._table_head: tuple[str, str, int] | None = None  # header, delimiter, its start
 
     # -- committing --------------------------------------------------------------------
@@ -311,16 +322,18 @@ class MarkdownStream(ShortPaths):
         if done:
             text = "".join(p.text for p in pieces)
             if not text.startswith(done):
-                # The repairs changed text already committed (cannot happen for the
-                # cuts the stream makes; kept so a surprise never repeats text).
-                pieces = self._escaper.block(self._fallback(seg[self._c:]))
+                # The repairs changed text already committed (the nested-fence repair
+                # lengthening an opener that went out, say). A surprise must never
+                # repeat text nor leave a fence open.
                 if self._is_fence:
-                    # (The Slack link rewrite reaches into code.) The repairs would close
-                    # an unclosed fence: close it here too.
+                    # What went out of a code block is its raw lines: the rest of them
+                    # goes out raw too, read as code, and an unclosed fence is closed.
+                    pieces = drop_prefix(self._escaper.block(seg), len(done))
                     self._write(pieces, Boundary.INSIDE)
                     self._writer.close_fence()
                     self._c = end
                     return
+                pieces = self._escaper.block(self._fallback(seg[self._c:]))
             else:
                 pieces = drop_prefix(pieces, len(done))
         first = Boundary.BLOCK if self._c == 0 else (
@@ -421,6 +434,15 @@ class MarkdownStream(ShortPaths):
                 k = max(line_at - 1, c)
                 while k > c and seg[k - 1] in " \t\n":
                     k -= 1
+        if k > c and k < len(seg) and seg[k] == "\n" and seg[k - 1] == "\\":
+            # A backslash at a line's end is a hard break when the paragraph goes on
+            # (then it shows nothing), else text: it waits for the next line.
+            start = seg.rfind("\n", 0, k) + 1
+            run = k - start - len(seg[start:k].rstrip("\\"))
+            if run % 2:
+                k -= 1
+                while k > c and seg[k - 1] in " \t\n":
+                    k -= 1
         if self._table and (k == len(seg) or seg[k] != "\n"):
             # A table row goes out whole (its pipes are added by a repair).
             k = max(seg.rfind("\n", c, k), c)
@@ -473,18 +495,44 @@ class MarkdownStream(ShortPaths):
         self._line_esc = [esc_all[esc_all.rfind("\n") + 1 :]]
         self._ls = c + last + 1 if last >= 0 else ls
         self._c = k
-        if "```" in seg[ls : self._ls] and not self._table:
-            # A ``` run in the paragraph keeps the normalizer from closing a backtick
-            # later in it: the repairs must keep seeing that line.
-            self._context += seg[ls : self._ls]
+        if not self._table and self._ls > ls:
+            self._carry_lines(ls, k)
         if self._ls > 4096:
             self._rebase(self._ls)
+
+    def _carry_lines(self, ls: int, k: int) -> None:
+        """The commit moved the line start from ``ls`` to ``_ls`` (text up to ``k`` is
+        read): keep the lines the repairs must still see in front of the next window."""
+        seg = self._seg
+        stretch = seg[ls : self._ls]
+        if self._carry or "`" in stretch:
+            # A code span running from those lines into the next one pairs its backticks
+            # across them; read from the next line alone, its closer would look like an
+            # unclosed opener that the normalizer closes. And a backtick run left unpaired
+            # in them is the one that repair looks at (it closes only the first, and only
+            # when no later line holds a backtick). Carry the lines while either holds.
+            text = self._carry + seg[ls:k]
+            at = len(self._carry) + len(stretch)
+            pairing = pair_backticks(text)
+            if (any(a < at <= b for a, b in pairing.spans)
+                    or (pairing.unmatched and pairing.unmatched[0][0] < at)):
+                self._carry += stretch
+                if len(self._carry) > CARRY_LIMIT:
+                    self._hold_all = True  # repaired once, whole, at the segment's end
+                return
+            if "```" in self._carry:
+                self._context += self._carry
+            self._carry = ""
+        if "```" in stretch:
+            # A ``` run in the paragraph keeps the normalizer from closing a backtick
+            # later in it: the repairs must keep seeing that line.
+            self._context += stretch
 
     def _fallback(self, tail: str) -> str:
         """``tail`` (which starts inside a line) repaired on its own."""
         if not tail:
             return tail
-        norm = normalize(rewrite_slack_url_forms("x " + tail), **self._flags).text
+        norm = normalize(rewrite_links("x " + tail), **self._flags).text
         if norm.startswith("x "):
             return norm[2:]
         if norm.startswith("| x "):
@@ -495,7 +543,7 @@ class MarkdownStream(ShortPaths):
         """Normalize ``raw`` (text from the current line start) after the context lines;
         return its repaired text and the repairs that fired (None when the context
         itself came out changed, so the two cannot be told apart)."""
-        ctx = self._context
+        ctx = self._context + self._carry
         head = self._table_head
         if head is not None and self._ls >= head[2]:
             if not ctx and PIPED_ROWS.match(raw) and not any(f(raw) for f in self._may_fire):
@@ -504,7 +552,7 @@ class MarkdownStream(ShortPaths):
                 return raw, frozenset()
             # Table rows are rows only under their header (and delimiter row).
             ctx += head[0] + "\n" + (head[1] + "\n" if self._ls > head[2] else "")
-        source = rewrite_slack_url_forms(ctx + raw)
+        source = rewrite_links(ctx + raw)
         if any(may_fire(source) for may_fire in self._may_fire):
             text, fired = normalize(source, **self._flags)
         else:
@@ -584,6 +632,7 @@ class MarkdownStream(ShortPaths):
             return end
         if delimiter_row(nxt):
             self._table = True
+            self._carry = ""  # no code span runs on into a table
             self._table_head = (seg[start:end], nxt, end + 1)
             return nxt_end
         return end

@@ -53,8 +53,9 @@ class InlineScanner:
     and ``neutral`` (nothing pending at the end of what was scanned).
     """
 
-    __slots__ = ("_dest_owner", "_since", "after_bracket", "angle", "brackets", "code", "dest",
-                 "dest_depth", "pos", "safe", "slack_tokens", "spans", "stack")
+    __slots__ = ("_dest_owner", "_run_at", "_run_end", "_since", "after_bracket", "angle",
+                 "brackets", "code", "dest", "dest_depth", "pos", "safe", "slack_tokens",
+                 "spans", "stack")
 
     def __init__(self, *, slack_tokens: bool) -> None:
         self.slack_tokens = slack_tokens  # `<@…`/`<!…` can stay raw (policy), so wait on them
@@ -70,6 +71,10 @@ class InlineScanner:
         self._dest_owner = -1  # the `[` whose `]` was just read
         self._since = 0  # start of the current stretch with nothing open (-1: something is)
         self.spans: list[tuple[int, int]] = []  # earlier such stretches, ascending
+        # A run of one character touching the end (it may still grow): where it starts and
+        # how far it was read, so the next call does not read it again from its start.
+        self._run_at = -1
+        self._run_end = -1
 
     @property
     def neutral(self) -> bool:
@@ -99,6 +104,7 @@ class InlineScanner:
 
     def shift(self, by: int) -> None:
         """The text lost its first ``by`` characters (all before ``safe``)."""
+        self._run_at = self._run_end = -1
         self.pos -= by
         self.safe -= by
         if self._since >= 0:
@@ -235,11 +241,12 @@ class InlineScanner:
                 i = m2.end() if m2 is not None else j + 1
                 continue
             if ch == "`":
-                end = j
+                end = self._run_end if j == self._run_at else j
                 while end < n and text[end] == "`":
                     end += 1
                 if end == n:
                     self.pos = j  # the run may still grow
+                    self._run_at, self._run_end = j, end
                     self._update_safe()
                     return
                 self.code = (end - j, j)
@@ -272,11 +279,12 @@ class InlineScanner:
                 i = j + 1
                 continue
             # An emphasis run.
-            end = j
+            end = self._run_end if j == self._run_at else j
             while end < n and text[end] == ch:
                 end += 1
             if end == n:
                 self.pos = j  # its length and the character after it are not known yet
+                self._run_at, self._run_end = j, end
                 self._update_safe()
                 return
             self._run(text, ch, j, end)

@@ -11,15 +11,16 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ..normalizer.lines import FENCE_CONTENT, FENCE_OPEN, classify
+from ..converter.slack_urls import rewrite_slack_url_forms
+from ..normalizer.lines import FENCE_CLOSE, FENCE_CONTENT, FENCE_OPEN, classify
 from .escape import Fence, Piece, fence_of
 from .inline import MARKERS
 
 # A fence line after any container markers (block quotes, list items, indentation).
-FENCE_LINE = re.compile(
-    r"((?:[ \t]*(?:>[ \t]?|(?:[-*+]|[0-9]{1,9}[.)])[ \t]+))*[ \t]*)(`{3,}|~{3,})(.*)",
-    re.DOTALL,
-)
+# Written so each marker starts one repetition and white space has one place to go: the
+# `[ \t]*` / `>[ \t]?` overlap of the plain form backtracked exponentially on `> > > …x`.
+_CONTAINERS = r"[ \t]*(?:(?:>|[-*+][ \t]|[0-9]{1,9}[.)][ \t])[ \t]*)*"
+FENCE_LINE = re.compile(r"(" + _CONTAINERS + r")(`{3,}|~{3,})(.*)", re.DOTALL)
 QUOTE_START = re.compile(r" {0,3}>")
 
 
@@ -71,6 +72,32 @@ def joins_split_link(last: str, line: str) -> bool:
     return line.lstrip(" \t").startswith("(") and last.rstrip(WS).endswith("]")
 
 
+def rewrite_links(text: str) -> str:
+    """``text`` with Slack's ``<url|label>`` link forms written as Markdown links, except
+    in fenced code, which shows what was written.
+
+    The stream writes code lines as they arrive, before it could know whether a ``<``
+    in them starts such a form; rewriting them later would change text already sent.
+    """
+    if "|" not in text or "<" not in text:
+        return text
+    if "```" not in text and "~~~" not in text:
+        return rewrite_slack_url_forms(text)
+    out: list[str] = []
+    prose: list[str] = []
+    for line in classify(text):
+        if line.kind in (FENCE_OPEN, FENCE_CONTENT, FENCE_CLOSE):
+            if prose:
+                out.append(rewrite_slack_url_forms("".join(prose)))
+                prose.clear()
+            out.append(line.text + line.ending)
+        else:
+            prose.append(line.text + line.ending)
+    if prose:
+        out.append(rewrite_slack_url_forms("".join(prose)))
+    return "".join(out)
+
+
 def fence_of_line(line: str) -> Fence:
     """The ``Fence`` a fence opener line opens."""
     first = classify(line)[0]
@@ -95,13 +122,13 @@ PIPED_ROWS = re.compile(r"(?: {0,3}\|[^\n]*\|[ \t]*\n)* {0,3}\|(?:[^\n]*\|)?[ \t
 ROW = re.compile(r" {0,3}[^ \t\n#>*+\-0-9]| {4}")
 LOOKALIKE = re.compile("[\u2013\u2014\u2018\u2019\u201c\u201d\u2026]")
 DEFINITION_START = re.compile(r" {0,3}\[")
+MARKED_HEAD = re.compile(r" {0,3}[#>]")
 HOLD = "hold"
 WAIT = "wait"
 OK = "ok"
 # C3/C4's glued markers (``-item``, ``1.item``): their repair looks at the lines around.
 GLUED = re.compile(r" {0,3}(?:[-*+][^ \t\n\r\f0-9]|[0-9]{1,9}[.)][^ \t\n\r\f0-9])")
-FENCE_START = re.compile(
-    r"(?:[ \t]*(?:>[ \t]?|(?:[-*+]|[0-9]{1,9}[.)])[ \t]+))*[ \t]*(?:`{2,}|~{2,}|`\Z|~\Z)")
+FENCE_START = re.compile(_CONTAINERS + r"(?:`{2,}|~{2,}|`\Z|~\Z)")
 # What a line holds after its markers when it may still be a thematic break, a setext
 # underline, a list marker or a number that becomes one.
 UNDECIDED = re.compile(
@@ -131,6 +158,10 @@ def head_verdict(line: str, complete: bool) -> str:
     rest = line[m.end():] if m is not None else line
     if complete:
         return OK
+    if MARKED_HEAD.match(line) is not None:
+        # A `|` later in the line and a delimiter row below make it a table's header,
+        # where `#` and `>` are text: a heading's or quote's line goes out complete.
+        return WAIT
     if DEFINITION_START.match(line) is not None and ("]:" in line or "]" not in line):
         return WAIT  # a link reference definition shows nothing once complete
     if not rest.strip(" \t") or UNDECIDED.match(rest) is not None:

@@ -141,6 +141,10 @@ class Writer:
         """
         if not text:
             return
+        if fence_after is not None and len(fence_after.closer) > self.cap // 8:
+            # A fence run too long to close and reopen within a message (`` ` `` × 50,000):
+            # its block is written as text, cut where the cap falls.
+            fence_after = None
         if (self.reopened and fence_after is None and boundary is not Boundary.INSIDE
                 and self.fence is not None and not _is_closer(text, self.fence)):
             # The list item or quote that held the fence ended without a closing fence
