@@ -38,6 +38,18 @@ def test_arguments_that_choose_the_workers_are_left_alone(args: list[str]) -> No
     assert _dev().pytest_args(args) == args
 
 
+def _item(obj: Any, group: str | None = None) -> Any:
+    marker = pytest.mark.xdist_group(group).mark if group else None
+    return SimpleNamespace(obj=obj, name=getattr(obj, "__name__", obj),
+                           get_closest_marker=lambda name: marker if name == "xdist_group" else None)
+
+
+def test_grouped_tests_run_first_and_the_rest_keep_their_order() -> None:
+    items = [_item("a"), _item("w1", "wheel"), _item("b"), _item("c"), _item("w2", "wheel")]
+    conftest.pytest_collection_modifyitems(items)
+    assert [i.name for i in items] == ["w1", "w2", "a", "b", "c"]
+
+
 def _property_test() -> Any:
     calls = []
 
@@ -57,7 +69,7 @@ def test_quick_profile_caps_a_tests_own_example_count(monkeypatch: pytest.Monkey
     collection hook lowers it to the cap and keeps the test's other settings."""
     monkeypatch.setattr(conftest, "QUICK", quick)
     prop = _property_test()
-    conftest.pytest_collection_modifyitems([SimpleNamespace(obj=prop)])  # type: ignore[list-item]
+    conftest.pytest_collection_modifyitems([_item(prop)])
     wanted = conftest.QUICK_MAX_EXAMPLES if quick else 200
     assert prop._hypothesis_internal_use_settings.max_examples == wanted
     assert prop._hypothesis_internal_use_settings.derandomize
