@@ -4,9 +4,14 @@
     python3 scripts/dev.py example [ARGS...]   convert examples/deal-summary.md (prints JSON)
     python3 scripts/dev.py test [PYTEST ARGS]  install the test extras and run the whole suite
     python3 scripts/dev.py lint                install ruff and mypy; ruff check, then mypy
+    python3 scripts/dev.py setup               only install the test extras (CI does this
+                                               for the other Pythons while tests run)
 
 `--python X.Y` right after the command (`test --python 3.12 -m "not slow"`) uses that Python
 in `.venv-X.Y` instead: found as `pythonX.Y` on PATH or under pyenv's versions directory.
+
+`test` spreads the tests over all CPUs with pytest-xdist (`-n auto`) unless the arguments
+say how (`-n 0` runs them in one process, as `--pdb` and `--trace` need).
 
 Needs only python3 (with venv/pip). Installs are skipped when pyproject.toml has not changed.
 """
@@ -25,9 +30,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 BIN_DIR = "Scripts" if os.name == "nt" else "bin"
 EXE = ".exe" if os.name == "nt" else ""
-COMMANDS = ("example", "test", "lint")
+COMMANDS = ("example", "test", "lint", "setup")
 # What `lint` checks (the Development section of the README shows the same commands).
 LINT_COMMANDS = (("ruff", "check", "src", "tests"), ("mypy",))
+# What `test` adds unless the arguments choose the workers: one per CPU, and the tests of an
+# `xdist_group` mark (a costly module fixture, e.g. the built wheel) kept on one worker.
+PARALLEL = ("-n", "auto", "--dist", "loadgroup")
 
 
 class Env:
@@ -122,8 +130,23 @@ def main(argv: list[str]) -> int:
         for tool, *args in LINT_COMMANDS:
             status = subprocess.call([str(env.bin / f"{tool}{EXE}"), *args], cwd=ROOT) or status
         return status
+    if command == "setup" and rest:
+        print("dev: setup takes no arguments but --python", file=sys.stderr)
+        return 2
     env.ensure({"test"})
-    return subprocess.call([str(env.python), "-m", "pytest", *rest], cwd=ROOT)
+    if command == "setup":
+        return 0
+    return subprocess.call([str(env.python), "-m", "pytest", *pytest_args(rest)], cwd=ROOT)
+
+
+def pytest_args(args: list[str]) -> list[str]:
+    """``args`` with ``PARALLEL`` in front, unless they pick the workers or the xdist plugin,
+    or need the tests in this process (a debugger)."""
+    chooses = any(
+        arg in ("--pdb", "--trace", "no:xdist", "-pno:xdist", "--dist", "--tx")
+        or arg.startswith(("-n", "--numprocesses", "--dist=", "--tx="))
+        for arg in args)
+    return args if chooses else [*PARALLEL, *args]
 
 
 if __name__ == "__main__":

@@ -20,7 +20,8 @@ import pytest
 
 from mcp_slack_block_kit import __version__
 
-pytestmark = [pytest.mark.slow, pytest.mark.network]
+# One worker builds the wheel once for all of this module's tests (dev.py runs pytest-xdist).
+pytestmark = [pytest.mark.slow, pytest.mark.network, pytest.mark.xdist_group("wheel")]
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = "Scripts" if os.name == "nt" else "bin"

@@ -19,6 +19,7 @@ leaves them raw).
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Iterable, Sequence
@@ -59,8 +60,12 @@ def _inline(children: Iterable[Any], out: list[str]) -> None:
             _inline(tok.children or [], out)
 
 
+@functools.lru_cache(maxsize=1024)
 def visible(markdown: str) -> str:
-    """The visible text of ``markdown`` (see the module docstring)."""
+    """The visible text of ``markdown`` (see the module docstring).
+
+    Memoized: a stream's earlier messages no longer change, and the property tests read
+    them again after every delta (a pure function of the text, so only the time differs)."""
     out: list[str] = []
     for tok in _MD.parse(markdown):
         if tok.type == "inline":
