@@ -225,11 +225,23 @@ def test_playground_rejects_bad_ports(port: str, capsys: pytest.CaptureFixture[s
     assert capsys.readouterr().err == f"error: --port {port}: want 0..65535\n"
 
 
+_IGNORE_SIGINT_THEN_RUN = (
+    "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+    "sys.argv = ['mcp-slack-block-kit', 'playground']; "
+    "runpy.run_module('mcp_slack_block_kit', run_name='__main__')")
+
+
 @pytest.mark.network
-def test_playground_serves_until_interrupted() -> None:
-    """``playground`` prints its loopback URL, serves the page, and exits 0 on Ctrl+C."""
-    proc = subprocess.Popen([sys.executable, "-m", "mcp_slack_block_kit", "playground"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+@pytest.mark.parametrize(("how", "stop"), [
+    ("plain", signal.SIGINT), ("plain", signal.SIGTERM),
+    # A process started with SIGINT ignored (a background job of a script, a test worker)
+    # still stops on Ctrl+C, as the MCP server's transports do.
+    ("sigint-ignored", signal.SIGINT)])
+def test_playground_serves_until_interrupted(how: str, stop: signal.Signals) -> None:
+    """``playground`` prints its loopback URL, serves the page, and exits 0 on SIGINT/SIGTERM."""
+    argv = ([sys.executable, "-m", "mcp_slack_block_kit", "playground"] if how == "plain"
+            else [sys.executable, "-c", _IGNORE_SIGINT_THEN_RUN])
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()
@@ -237,7 +249,7 @@ def test_playground_serves_until_interrupted() -> None:
         url = line.split(" ", 1)[1].strip()
         with urllib.request.urlopen(url, timeout=10) as resp:
             assert resp.status == 200 and b"Block Kit playground" in resp.read()
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(stop)
         assert proc.wait(timeout=10) == 0
     finally:
         if proc.poll() is None:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import signal
 import sys
+from collections.abc import Iterator
+from types import FrameType
 
 from ._io import CliError, flush_out, write_out
 
@@ -14,7 +17,8 @@ examples:
   mcp-slack-block-kit playground --port 8765 --open
 
 Type Markdown on the left; the Slack-style preview and the Block Kit JSON update as you
-type. The server listens on 127.0.0.1 only and runs until interrupted (Ctrl+C).
+type. The server listens on 127.0.0.1 only and runs until interrupted: Ctrl+C (SIGINT) or
+SIGTERM stops it with exit status 0.
 """
 
 _MAX_PORT = 65535
@@ -27,6 +31,23 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="port on 127.0.0.1 (default: a free port)")
     parser.add_argument("--open", action="store_true",
                         help="open the page in a browser, when one is available")
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def _stop_on_signals() -> Iterator[None]:
+    """SIGINT and SIGTERM stop the server, like the MCP server's transports, even when the
+    process started with SIGINT ignored (a job a non-interactive shell put in the background,
+    a test runner's worker)."""
+    previous = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -49,6 +70,6 @@ def run(args: argparse.Namespace) -> int:
 
             if not webbrowser.open(server.url):
                 sys.stderr.write("note: no browser available; open the URL yourself\n")
-        with contextlib.suppress(KeyboardInterrupt):
+        with contextlib.suppress(KeyboardInterrupt), _stop_on_signals():
             server.serve_forever()
     return 0
