@@ -27,6 +27,7 @@ Only the last line is edited: an opener on an earlier line is ambiguous.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from ..line_model import Line
 from ..mask import in_spans, link_targets, pair_backticks
@@ -60,22 +61,29 @@ def _may_close(text: str) -> bool:
         last = text.rfind("*")
         # One run of at most two stars (guards 2 and 6); guards 3-7 on it.
         return last - first <= 1 and _closable(text, first, last + 1)
+    found: tuple[int, int] | None = None
+    for run in _star_runs(text):
+        if found is not None:
+            return False  # guard 2: more than one run
+        found = run
+    return found is not None and _closable(text, *found)
+
+
+def _star_runs(text: str) -> Iterator[tuple[int, int]]:
+    """The ``*`` runs of a line that could be markup: an escaped star is literal text and a
+    bullet's star is no run."""
     bullet = _BULLET.match(text)
     skip = bullet.end() - 2 if bullet is not None else -1
-    found: tuple[int, int] | None = None
     for m in _STARS.finditer(text):
         start, end = m.span()
         j = start
         while j and text[j - 1] == "\\":
             j -= 1
         if (start - j) % 2:
-            start += 1
+            start += 1  # an escaped star is literal text
         if start == end or (start == skip and end == start + 1):
             continue
-        if found is not None:
-            return False  # guard 2: more than one run
-        found = (start, end)
-    return found is not None and _closable(text, *found)
+        yield start, end
 
 
 def _closable(text: str, start: int, stop: int) -> bool:
@@ -97,19 +105,9 @@ def _literal_spans(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, in
 
 
 def _runs(text: str) -> list[tuple[int, int]]:
-    bullet = _BULLET.match(text)
-    skip = bullet.end() - 2 if bullet is not None else -1
     code, links = _literal_spans(text)
     runs = []
-    for m in _STARS.finditer(text):
-        start, end = m.span()
-        j = start
-        while j and text[j - 1] == "\\":
-            j -= 1
-        if (start - j) % 2:
-            start += 1  # an escaped star is literal text
-        if start == end or (start == skip and end == start + 1):
-            continue
+    for start, end in _star_runs(text):
         if in_spans(code, start) or in_spans(links, start):
             return []  # guard 8: a star that is code or URL; leave the line alone
         runs.append((start, end))
