@@ -418,9 +418,9 @@ def test_help_lists_every_flag_and_examples(capsys: pytest.CaptureFixture[str]) 
 # -- real processes ------------------------------------------------------------------------
 
 def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env.pop("PYTHONPATH", None)
-    return env
+    # PYTHONPATH is kept: in a git worktree run with PYTHONPATH=src, the console script must
+    # run that tree's code, not the checkout the venv was installed from.
+    return dict(os.environ)
 
 
 def test_console_script_converts_stdin() -> None:

@@ -206,8 +206,12 @@ def _data(response: Any) -> Mapping[str, Any]:
     return data if isinstance(data, Mapping) else {}
 
 
-def _refusal(exc: Exception, attempts: int, retry: _Retry) -> tuple[ApiReply, float | None]:
-    """The reply for a ``SlackApiError`` and, when the call should be retried, the wait."""
+def _refusal(exc: Exception, attempts: int, retry: _Retry,
+             session: _Counts) -> tuple[ApiReply, float | None]:
+    """The reply for a ``SlackApiError`` and, when the call should be retried, the wait.
+
+    A retry is counted in ``session`` here, so both drivers only sleep and call again.
+    """
     response = getattr(exc, "response", None)
     data = _data(response)
     status = getattr(response, "status_code", None)
@@ -218,6 +222,8 @@ def _refusal(exc: Exception, attempts: int, retry: _Retry) -> tuple[ApiReply, fl
     if (status == 429 or error in _RATE_LIMITED) and attempts < retry.max_retries:
         wait = _retry_after(getattr(response, "headers", None))
         if wait <= retry.max_wait:
+            session.api_calls += 1
+            session.recoveries.append(error)
             return reply, wait
     return reply, None
 
@@ -256,12 +262,10 @@ def _call(client: Any, session: _Counts, call: ApiCall, retry: _Retry) -> ApiRep
         try:
             response = getattr(client, call.method)(**call.kwargs)
         except _api_error() as exc:
-            reply, wait = _refusal(exc, attempts, retry)
+            reply, wait = _refusal(exc, attempts, retry, session)
             if wait is None:
                 return reply
             attempts += 1
-            session.api_calls += 1
-            session.recoveries.append(reply.error or "ratelimited")
             time.sleep(wait)
             continue
         return ApiReply(True, _data(response))
@@ -326,12 +330,10 @@ async def _acall(client: Any, session: _Counts, call: ApiCall, retry: _Retry) ->
         try:
             response = await getattr(client, call.method)(**call.kwargs)
         except _api_error() as exc:
-            reply, wait = _refusal(exc, attempts, retry)
+            reply, wait = _refusal(exc, attempts, retry, session)
             if wait is None:
                 return reply
             attempts += 1
-            session.api_calls += 1
-            session.recoveries.append(reply.error or "ratelimited")
             await asyncio.sleep(wait)
             continue
         return ApiReply(True, _data(response))
