@@ -42,7 +42,8 @@ def test_allow_broadcasts_flag_reaches_the_stream(monkeypatch, capsys) -> None:
 
 
 @pytest.mark.parametrize("args", [["--delta-chars", "0"], ["--delay-ms", "-1"],
-                                  ["--max-message-chars", "5"], ["--delta-chars", "x"]])
+                                  ["--max-message-chars", "5"], ["--delta-chars", "x"],
+                                  ["--mode", "rich_text"], ["--block-id-prefix", "b"]])
 def test_bad_arguments_are_one_error_line(monkeypatch, capsys, args: list[str]) -> None:
     """A bad flag value gives one ``error:`` line and exit status 2."""
     code, out, err = _run(monkeypatch, capsys, "x", *args)
@@ -54,3 +55,15 @@ def test_missing_file_is_one_error_line(capsys) -> None:
     """An unreadable file gives one ``error:`` line and exit status 2."""
     assert main(["stream", "/nonexistent/reply.md"]) == 2
     assert capsys.readouterr().err.startswith("error: read /nonexistent/reply.md")
+
+
+def test_help_offers_only_the_flags_that_change_the_text(capsys) -> None:
+    """The stream makes no blocks: its help lists the repair and mention flags only."""
+    with pytest.raises(SystemExit):
+        main(["stream", "--help"])
+    out = capsys.readouterr().out
+    for flag in ("--decode-html-entities", "--repair-mismatched-emphasis",
+                 "--allow-broadcasts", "--preserve-mention-tokens", "--mention-map"):
+        assert flag in out
+    for flag in ("--mode", "--no-tables", "--block-id-prefix", "--paragraph-char-limit"):
+        assert flag not in out

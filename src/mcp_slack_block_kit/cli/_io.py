@@ -197,15 +197,21 @@ def positive(value: str) -> int:
     return number
 
 
-def add_converter_flags(parser: argparse.ArgumentParser) -> None:
-    """Flags that map onto ``Options`` (shared by convert, split and preview --markdown)."""
-    g = parser.add_argument_group("conversion options")
-    g.add_argument("--mode", default="auto", type=_mode, metavar="{" + ",".join(MODES) + "}",
-                   help="how Markdown becomes blocks (default auto: picks per document)")
-    g.add_argument("--prefer-rich-text", action="store_true",
-                   help="auto mode never picks the single markdown block")
-    g.add_argument("--no-tables", dest="enable_tables", action="store_false",
-                   help="render Markdown tables as text instead of table blocks")
+def add_converter_flags(parser: argparse.ArgumentParser, *, blocks: bool = True) -> None:
+    """Flags that map onto ``Options`` (shared by convert, split and preview --markdown).
+
+    ``blocks=False`` adds only the flags that change the text itself (the repairs and the
+    mention policy), for ``stream``, which makes no blocks.
+    """
+    g = parser.add_argument_group("conversion options" if blocks else "repair and mention options")
+    if blocks:
+        g.add_argument("--mode", default="auto", type=_mode,
+                       metavar="{" + ",".join(MODES) + "}",
+                       help="how Markdown becomes blocks (default auto: picks per document)")
+        g.add_argument("--prefer-rich-text", action="store_true",
+                       help="auto mode never picks the single markdown block")
+        g.add_argument("--no-tables", dest="enable_tables", action="store_false",
+                       help="render Markdown tables as text instead of table blocks")
     g.add_argument("--decode-html-entities", action="store_true",
                    help="repair V11: decode HTML entities such as &amp; before parsing")
     g.add_argument("--repair-mismatched-emphasis", action="store_true",
@@ -217,6 +223,8 @@ def add_converter_flags(parser: argparse.ArgumentParser) -> None:
                         "into mentions (broadcasts still escaped)")
     g.add_argument("--mention-map", default=None, metavar="JSON|@FILE",
                    help='map @handles to Slack IDs, e.g. \'{"alice": "U012AB3CD"}\' or @map.json')
+    if not blocks:
+        return
     g.add_argument("--block-id-prefix", default="", metavar="PREFIX",
                    help="give every block a block_id PREFIX-<n>")
     g.add_argument("--paragraph-char-limit", type=positive, default=None, metavar="N",
@@ -245,18 +253,16 @@ def options_from_args(args: argparse.Namespace) -> Any:
         except (ValueError, RecursionError) as exc:
             raise CliError(f"--mention-map: {json_error(exc)}") from None
     values = {
-        "mode": args.mode,
-        "prefer_rich_text": args.prefer_rich_text,
-        "enable_tables": args.enable_tables,
         "decode_html_entities": args.decode_html_entities,
         "repair_mismatched_emphasis": args.repair_mismatched_emphasis,
         "allow_broadcasts": args.allow_broadcasts,
         "preserve_mention_tokens": args.preserve_mention_tokens,
         "mention_map": mention_map,
-        "block_id_prefix": args.block_id_prefix,
     }
-    for name in ("paragraph_char_limit", "max_input_bytes", "max_nesting_depth"):
-        if getattr(args, name) is not None:  # a flag left out keeps the default
+    for name in ("mode", "prefer_rich_text", "enable_tables", "block_id_prefix",
+                 "paragraph_char_limit", "max_input_bytes", "max_nesting_depth"):
+        # A flag left out (or not offered, as in `stream`) keeps the default.
+        if getattr(args, name, None) is not None:
             values[name] = getattr(args, name)
     try:
         return options_from_mapping(values)

@@ -18,8 +18,8 @@ The input is cut into deltas of --delta-chars characters and fed to MarkdownStre
 each committed event is printed as it happens: `[message N] +"text"` (the text to
 append to Slack message N, 0 being the first), or with --json one object per line,
 {"delta": i, "message": N, "text": "..."} (delta is the index of the delta that
-released it; the events of finish() carry "delta": null). The mention flags work as
-in convert; the mode flags play no part. Guarantees: docs/streaming.md.
+released it; the events of finish() carry "delta": null). The repair and mention flags
+work as in convert. Guarantees: docs/streaming.md.
 """
 
 
@@ -35,7 +35,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="cap on one message's text (default 12000)")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object per event")
-    add_converter_flags(parser)
+    add_converter_flags(parser, blocks=False)
 
 
 def run(args: argparse.Namespace) -> int:
