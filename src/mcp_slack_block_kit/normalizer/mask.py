@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from typing import NamedTuple
 
+from .lazy import lazy_regex
+
 __all__ = ["CodeSpans", "in_spans", "inline_code_mask", "link_targets", "pair_backticks"]
 
-_RUN = re.compile(r"`+")
+_RUN = lazy_regex(r"`+")
 _BIG = 1 << 62
 
 
@@ -47,7 +48,7 @@ def pair_backticks(text: str) -> CodeSpans:
     """
     if "`" not in text:
         return _EMPTY
-    runs = [m.span() for m in _RUN.finditer(text)]
+    runs = [m.span() for m in _RUN().finditer(text)]
     escapes = "\\`" in text  # only a backslash right before a backtick can change a run
     if not escapes and len({end - start for start, end in runs}) == 1:
         # Fast path (typical prose): one run length, so each run closes the one before it.
@@ -100,7 +101,7 @@ def inline_code_mask(line: str) -> list[bool]:
     return mask
 
 
-_AUTOLINK = re.compile(r"<[A-Za-z][A-Za-z0-9+.\-]{1,31}:[^<> \t\n\r\f]*>")
+_AUTOLINK = lazy_regex(r"<[A-Za-z][A-Za-z0-9+.\-]{1,31}:[^<> \t\n\r\f]*>")
 
 
 def _target_end(text: str, start: int, limit: int) -> tuple[bool, int]:
@@ -155,7 +156,7 @@ def link_targets(text: str) -> list[tuple[int, int]]:
             else:
                 pos = k + 2
     if "<" in text:
-        found.extend(m.span() for m in _AUTOLINK.finditer(text))
+        found.extend(m.span() for m in _AUTOLINK().finditer(text))
         found.sort()
     return found
 

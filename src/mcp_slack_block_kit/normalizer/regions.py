@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cache
 
 from .line_model import FENCE_CLOSE, FENCE_CONTENT, FENCE_OPEN, INDENTED_CODE, PROSE, Line
 from .syntax import is_lazy_continuation, is_link_reference_definition
@@ -89,7 +90,9 @@ def new_item_reaches_fence(
 _FENCE_KINDS = (FENCE_OPEN, FENCE_CONTENT, FENCE_CLOSE)
 
 
-_RUN_OF_ONES = re.compile(b"\x01+")
+@cache
+def _run_of_ones() -> re.Pattern[bytes]:
+    return re.compile(b"\x01+")
 
 
 def paragraphs(
@@ -106,7 +109,7 @@ def paragraphs(
             if member[i] and is_link_reference_definition(lines[i].text):
                 member[i] = False
     # The runs of True, found by the regex engine on one byte per line.
-    return [m.span() for m in _RUN_OF_ONES.finditer(bytes(member))]
+    return [m.span() for m in _run_of_ones().finditer(bytes(member))]
 
 
 def _in_paragraph(line: Line) -> bool:

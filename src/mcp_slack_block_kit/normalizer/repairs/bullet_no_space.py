@@ -23,33 +23,35 @@ Lines are processed top to bottom in place, so a repaired neighbour counts as a 
 
 from __future__ import annotations
 
-import re
-
+from ..lazy import lazy_regex
 from ..line_model import PROSE, Line
 from ..regions import FenceWalkMemo, new_item_reaches_fence
 from ..textscan import lf_text
 
-_GLUED = re.compile(r"( {0,3})([-*+])[^ \t\n\r\f0-9]")
-_GLUED_AFTER_LF = re.compile("\n" + _GLUED.pattern)
-_THEMATIC_BREAK = re.compile(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*")
+_GLUED_PATTERN = r"( {0,3})([-*+])[^ \t\n\r\f0-9]"
+_GLUED = lazy_regex(_GLUED_PATTERN)
+_GLUED_AFTER_LF = lazy_regex("\n" + _GLUED_PATTERN)
+_THEMATIC_BREAK = lazy_regex(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*")
 
 
 def may_fire(text: str) -> bool:
     """Cheap pre-check on the whole document: some glued line passes guards 3, 4 and 6 on the
     raw lines (kinds and guard 5 are left to the repair)."""
+    if "-" not in text and "*" not in text and "+" not in text:
+        return False
     lf = lf_text(text)
     n = len(lf)
-    starts = [m.start() + 1 for m in _GLUED_AFTER_LF.finditer(lf)]
-    if _GLUED.match(lf) is not None:
+    starts = [m.start() + 1 for m in _GLUED_AFTER_LF().finditer(lf)]
+    if _GLUED().match(lf) is not None:
         starts.insert(0, 0)
     for start in starts:
         end = lf.find("\n", start)
         end = n if end < 0 else end
         t = lf[start:end]
-        m = _GLUED.match(t)
+        m = _GLUED().match(t)
         assert m is not None  # the line starts with what the search found
         indent, marker = m.group(1), m.group(2)
-        if marker != "+" and _THEMATIC_BREAK.fullmatch(t):
+        if marker != "+" and _THEMATIC_BREAK().fullmatch(t):
             continue
         if marker != "-" and t.count(marker) > 1:
             continue
@@ -86,11 +88,11 @@ def space_bullets(lines: list[Line]) -> list[Line] | None:
     for i, line in enumerate(lines):
         if line.kind is not PROSE:
             continue
-        m = _GLUED.match(line.text)
+        m = _GLUED().match(line.text)
         if m is None:
             continue
         indent, marker = m.group(1), m.group(2)
-        if marker != "+" and _THEMATIC_BREAK.fullmatch(line.text):
+        if marker != "+" and _THEMATIC_BREAK().fullmatch(line.text):
             continue  # guard 6
         if marker != "-" and line.text.count(marker) > 1:
             continue

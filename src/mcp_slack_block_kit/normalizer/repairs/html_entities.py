@@ -15,12 +15,11 @@ rescanned (``&amp;#65;`` → ``&#65;``).
 
 from __future__ import annotations
 
-import re
-
+from ..lazy import lazy_regex
 from ..line_model import BLANK, PROSE, TABLE, Line
 from ..mask import pair_backticks
 
-_ENTITY = re.compile(r"&(?:(amp|lt|gt|quot|apos)|#([xX])([0-9a-fA-F]+)|#([0-9a-fA-F]+));")
+_ENTITY = lazy_regex(r"&(?:(amp|lt|gt|quot|apos)|#([xX])([0-9a-fA-F]+)|#([0-9a-fA-F]+));")
 _NAMED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
 _SCOPE = (PROSE, BLANK, TABLE)
 
@@ -46,7 +45,7 @@ def _decode_line(text: str) -> str | None:
     spans = None
     pieces: list[str] = []
     last = 0
-    for m in _ENTITY.finditer(text):
+    for m in _ENTITY().finditer(text):
         name = m.group(1)
         if name is not None:
             decoded: str | None = _NAMED[name]

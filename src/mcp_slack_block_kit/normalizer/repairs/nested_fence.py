@@ -40,15 +40,14 @@ an outer fence in a list item or quote, tilde fences around backtick fences.
 
 from __future__ import annotations
 
-import re
-
 from ..classifier import classify
+from ..lazy import lazy_regex
 from ..line_model import FENCE_CLOSE, FENCE_CONTENT, FENCE_OPEN, Line, reassemble
 from ..textscan import fence_scan
 from .unclosed_fence import close_unclosed_fence
 
 # A fence line: 0-3 spaces, a run of >=3 backticks or tildes, the rest of the line.
-_FENCE = re.compile(r"( {0,3})(`{3,}|~{3,})(.*)")
+_FENCE = lazy_regex(r"( {0,3})(`{3,}|~{3,})(.*)")
 
 
 def may_fire(text: str) -> bool:
@@ -59,7 +58,7 @@ def may_fire(text: str) -> bool:
 
 def _fence(text: str, char: str) -> tuple[int, bool] | None:
     """``(run length, bare)`` when ``text`` is a fence line of ``char``, else None."""
-    m = _FENCE.match(text)
+    m = _FENCE().match(text)
     if m is None or m.group(2)[0] != char:
         return None
     info = m.group(3)
@@ -73,7 +72,7 @@ def _outer_end(lines: list[Line], i: int) -> tuple[int, int] | None:
     opener = lines[i]
     if opener.prefix or opener.cont:
         return None
-    m = _FENCE.match(opener.text)
+    m = _FENCE().match(opener.text)
     if m is None:
         return None
     char, length = m.group(2)[0], len(m.group(2))
@@ -113,7 +112,7 @@ def _outer_end(lines: list[Line], i: int) -> tuple[int, int] | None:
 
 
 def _lengthen(text: str, longer: int) -> str:
-    m = _FENCE.match(text)
+    m = _FENCE().match(text)
     assert m is not None  # both lines matched _FENCE in _outer_end
     return m.group(1) + m.group(2)[0] * longer + m.group(3)
 

@@ -17,26 +17,26 @@ Lines are processed top to bottom in place, so a repaired neighbour counts as a 
 
 from __future__ import annotations
 
-import re
-
+from ..lazy import lazy_regex
 from ..line_model import PROSE, Line
 from ..regions import FenceWalkMemo, new_item_reaches_fence
 from ..syntax import some_line_starts
 
-_GLUED = re.compile(r"( {0,3})[0-9]{1,9}([.)])[^ \t\n\r\f0-9]")
-_PEER = re.compile(r"[0-9]{1,9}([.)])[^0-9]")
-_STARTS_SOME_LINE = some_line_starts(_GLUED.pattern)
+_GLUED_PATTERN = r"( {0,3})[0-9]{1,9}([.)])[^ \t\n\r\f0-9]"
+_GLUED = lazy_regex(_GLUED_PATTERN)
+_PEER = lazy_regex(r"[0-9]{1,9}([.)])[^0-9]")
+_STARTS_SOME_LINE = some_line_starts(_GLUED_PATTERN)
 
 
 def may_fire(text: str) -> bool:
     """Cheap pre-check on the whole document."""
-    return _STARTS_SOME_LINE(text)
+    return ("." in text or ")" in text) and _STARTS_SOME_LINE(text)
 
 
 def _is_peer(line: Line, indent: str, marker: str) -> bool:
     if line.kind is not PROSE or not line.text.startswith(indent):
         return False
-    m = _PEER.match(line.text, len(indent))
+    m = _PEER().match(line.text, len(indent))
     return m is not None and m.group(1) == marker
 
 
@@ -48,7 +48,7 @@ def space_numbers(lines: list[Line]) -> list[Line] | None:
     for i, line in enumerate(lines):
         if line.kind is not PROSE:
             continue
-        m = _GLUED.match(line.text)
+        m = _GLUED().match(line.text)
         if m is None:
             continue
         indent, marker = m.group(1), m.group(2)

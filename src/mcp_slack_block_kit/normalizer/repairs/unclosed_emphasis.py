@@ -26,17 +26,17 @@ Only the last line is edited: an opener on an earlier line is ambiguous.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
+from ..lazy import lazy_regex
 from ..line_model import Line
 from ..mask import in_spans, link_targets, pair_backticks
 from ..regions import paragraphs_holding
 from ..textscan import lines_holding
 
-_STARS = re.compile(r"\*+")
-_BULLET = re.compile(r" {0,3}\*[ \t]")
-_ALNUM = re.compile(r"[A-Za-z0-9]")
+_STARS = lazy_regex(r"\*+")
+_BULLET = lazy_regex(r" {0,3}\*[ \t]")
+_ALNUM = lazy_regex(r"[A-Za-z0-9]")
 _BLANKS = (" ", "\t")
 
 
@@ -72,9 +72,9 @@ def _may_close(text: str) -> bool:
 def _star_runs(text: str) -> Iterator[tuple[int, int]]:
     """The ``*`` runs of a line that could be markup: an escaped star is literal text and a
     bullet's star is no run."""
-    bullet = _BULLET.match(text)
+    bullet = _BULLET().match(text)
     skip = bullet.end() - 2 if bullet is not None else -1
-    for m in _STARS.finditer(text):
+    for m in _STARS().finditer(text):
         start, end = m.span()
         j = start
         while j and text[j - 1] == "\\":
@@ -92,7 +92,7 @@ def _closable(text: str, start: int, stop: int) -> bool:
         return False
     if stop >= len(text) or text[stop].isspace():
         return False
-    if stop - start > 2 or _ALNUM.search(text, stop) is None:
+    if stop - start > 2 or _ALNUM().search(text, stop) is None:
         return False
     return not (len(text) - len(text.rstrip("\\"))) % 2  # guard 7
 
