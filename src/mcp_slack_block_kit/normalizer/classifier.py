@@ -79,21 +79,6 @@ def _advance(text: str, pos: int, col: int, want: int) -> tuple[int, int] | None
     return pos, col
 
 
-def _code_indent(rest: str, col: int) -> bool:
-    """Does ``rest``, starting at column ``col``, begin with 4 columns of spaces and TABs?"""
-    start = col
-    for ch in rest[:4]:
-        if ch == " ":
-            col += 1
-        elif ch == "\t":
-            col = (col // 4 + 1) * 4
-        else:
-            break
-        if col - start >= 4:
-            return True
-    return False
-
-
 def columns(text: str, start: int, end: int, col: int) -> int:
     """The column reached after ``text[start:end]`` starting at column ``col``."""
     if "\t" not in text[start:end]:
@@ -172,19 +157,7 @@ def classify(text: str) -> list[Line]:
             if not stack and fence_char not in line:  # cannot close the fence
                 kinds[i] = FENCE_CONTENT
                 continue
-        elif in_html:
-            if not stack:  # outside containers the whole line continues the block
-                if html_end:
-                    kinds[i] = HTML
-                    if html_block_ends(line, html_end):
-                        in_html = False
-                elif line.strip():
-                    kinds[i] = HTML
-                else:  # a blank line ends the sixth and seventh kinds
-                    kinds[i] = BLANK
-                    in_html = False
-                continue
-        else:
+        elif not in_html:  # a line in an HTML block goes on below, after its containers
             if stack and first and first not in " \t>" and not first.isspace():
                 # Unindented and no quote marker: no container continues (Step 1's result),
                 # unless the line is a lazy continuation of an open paragraph: then every
@@ -330,10 +303,9 @@ def classify(text: str) -> list[Line]:
                 marker_end = m.end()
                 mcol = columns(line, pos, marker_end, col)
                 j = marker_end
-                jcol = mcol
                 while j < len(line) and line[j] in " \t":
-                    jcol = (jcol // 4 + 1) * 4 if line[j] == "\t" else jcol + 1
                     j += 1
+                jcol = columns(line, marker_end, j, mcol)
                 if j == len(line):
                     width = mcol - start_col + 1
                     pos = j
@@ -366,15 +338,15 @@ def classify(text: str) -> list[Line]:
                 kinds[i] = FENCE_CONTENT
             continue
         if in_html:
-            # Inside an HTML block in a container that continues on this line.
+            # Inside an HTML block (in the containers that continue on this line).
             if html_end:
                 kinds[i] = HTML
                 if html_block_ends(rest, html_end):
                     in_html = False
             elif rest.strip():
                 kinds[i] = HTML
-            else:
-                kinds[i] = PROSE if line.strip() else BLANK
+            else:  # a blank line ends the sixth and seventh kinds
+                kinds[i] = PROSE if line.strip() else BLANK  # PROSE: only a container's marker
                 in_html = False
             continue
         if opened:
@@ -415,7 +387,8 @@ def classify(text: str) -> list[Line]:
             para = False
             continue
         if not para and (
-            rest.startswith(("\t", "    ")) or (rest[:1] == " " and _code_indent(rest, col))
+            rest.startswith(("\t", "    "))
+            or (rest[:1] == " " and _advance(rest, 0, col, 4) is not None)  # 4 columns
         ):
             kinds[i] = INDENTED_CODE
             continue

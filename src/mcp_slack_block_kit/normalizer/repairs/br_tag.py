@@ -38,7 +38,7 @@ from __future__ import annotations
 import re
 
 from ..lazy import lazy_regex
-from ..line_model import BLANK, HTML, INDENTED_CODE, PROSE, TABLE, Line, prose_lines
+from ..line_model import BLANK, HTML, INDENTED_CODE, PROSE, TABLE, TEXT_KINDS, Line, prose_lines
 from ..mask import pair_backticks
 from ..syntax import holds_back_html, html_block_start, tilde_closers
 from .one_line_fence import EQUALS_UNDERLINE, split_one_liner
@@ -47,7 +47,6 @@ _BR = lazy_regex(r"<br[ \t\n\r\f]*/?>", re.IGNORECASE)
 _MAY_FIRE = lazy_regex(r"<br", re.IGNORECASE)
 # After leading white space and any block-quote / list markers: a fence run.
 _FENCE_RUN = lazy_regex(r"[ \t]*(?:>[ \t]*|(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)*(?=```|~~~)")
-_SCOPE = (PROSE, BLANK, TABLE)
 _MARKERS_ONLY = lazy_regex(r"(?:[ \t]*(?:>|(?:[-*+]|[0-9]{1,9}[.)])(?=[ \t]|\Z)))*[ \t]*\Z")
 
 
@@ -172,7 +171,7 @@ def break_tags(lines: list[Line]) -> list[Line] | None:
     fenced: bool | None = None
     for i, line in enumerate(lines):
         text = line.text
-        if line.kind not in _SCOPE or "<" not in text:
+        if line.kind not in TEXT_KINDS or "<" not in text:
             out.append(line)
             continue
         live = live_br_tags(text)

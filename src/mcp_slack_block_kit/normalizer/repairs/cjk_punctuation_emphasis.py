@@ -43,12 +43,11 @@ import unicodedata
 
 from ..lazy import lazy_regex
 from ..line_model import PROSE, Line
-from ..mask import pair_backticks
+from ..mask import pair_backticks, star_runs
 from ..syntax import is_link_reference_definition
 from ..textscan import lines_holding
 
 ZWSP = "\u200b"
-_STARS = lazy_regex(r"\*+")
 _BULLET = lazy_regex(r"[ \t>]*\*[ \t]")
 
 
@@ -127,22 +126,7 @@ def _side(inner: str, outer: str) -> int:
 def _runs(text: str) -> list[tuple[int, int]]:
     """The unescaped ``*`` runs of a line outside inline code, bullet star excluded."""
     spans = pair_backticks(text) if "`" in text else None
-    bullet = _BULLET().match(text)
-    skip = bullet.end() - 2 if bullet is not None else -1
-    runs = []
-    for m in _STARS().finditer(text):
-        start, end = m.span()
-        j = start
-        while j and text[j - 1] == "\\":
-            j -= 1
-        if (start - j) % 2:
-            start += 1  # an escaped star is literal text
-        if start == end or (start == skip and end == start + 1):
-            continue
-        if spans is not None and spans.covers(start):
-            continue
-        runs.append((start, end))
-    return runs
+    return [run for run in star_runs(text, _BULLET()) if spans is None or not spans.covers(run[0])]
 
 
 def _repair_line(text: str) -> str | None:

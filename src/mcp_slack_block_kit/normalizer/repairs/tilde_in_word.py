@@ -19,12 +19,11 @@ are all escaped in a single pass.
 from __future__ import annotations
 
 from ..lazy import lazy_regex
-from ..line_model import BLANK, PROSE, TABLE, Line
+from ..line_model import TEXT_KINDS, Line
 from ..mask import in_spans, link_targets, pair_backticks
 
 # Starts with the literal "~" so the regex engine can skip to it quickly.
 _TILDE = lazy_regex(r"~(?<=[A-Za-z0-9]~)(?=[A-Za-z0-9])")
-_SCOPE = (PROSE, BLANK, TABLE)
 
 
 def may_fire(text: str) -> bool:
@@ -55,7 +54,7 @@ def escape_tildes(lines: list[Line]) -> list[Line] | None:
     out: list[Line] | None = None
     for i, line in enumerate(lines):
         text = line.text
-        if line.kind not in _SCOPE or "~" not in text or "~~" in text:
+        if line.kind not in TEXT_KINDS or "~" not in text or "~~" in text:
             continue
         new = _escape_line(text)
         if new is not None:

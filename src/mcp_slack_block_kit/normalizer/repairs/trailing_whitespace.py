@@ -19,13 +19,20 @@ The line ending is not part of the run: ``hello   \\r\\n`` → ``hello\\r\\n``.
 from __future__ import annotations
 
 from ..lazy import lazy_regex
-from ..line_model import BLANK, FENCE_CONTENT, FENCE_OPEN, INDENTED_CODE, PROSE, TABLE, Line
+from ..line_model import (
+    BLANK,
+    FENCE_CONTENT,
+    FENCE_OPEN,
+    INDENTED_CODE,
+    PROSE,
+    TEXT_KINDS,
+    Line,
+)
 from ..mask import pair_backticks
 from ..syntax import is_link_reference_definition
 from .one_line_fence import will_split
 
 _LIST_ITEM = lazy_regex(r" {0,3}(?:[-*+]|[0-9]{1,9}[.)]) ")
-_SCOPE = (PROSE, BLANK, TABLE)
 # A line ending after a space/TAB. Starting at the literal ending lets the regex engine
 # skip ahead in C (a ``[ \t]\n`` search would stop at every space).
 _LF_AFTER_BLANK = lazy_regex(r"\n(?<=[ \t]\n)")
@@ -107,7 +114,7 @@ def strip_trailing_whitespace(lines: list[Line]) -> list[Line] | None:
     candidates: list[int] = []
     for i, line in enumerate(lines):
         text = line.text
-        if text and text[-1] in " \t" and line.kind in _SCOPE:
+        if text and text[-1] in " \t" and line.kind in TEXT_KINDS:
             candidates.append(i)
     if not candidates:
         return None

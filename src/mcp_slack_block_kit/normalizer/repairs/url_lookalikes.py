@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..lazy import lazy_regex
-from ..line_model import BLANK, PROSE, TABLE, Line
-from ..mask import pair_backticks
+from ..line_model import TEXT_KINDS, Line
+from ..mask import AUTOLINK, AUTOLINK_HEAD, pair_backticks
 
 _CHARS = "\u2013\u2014\u2018\u2019\u201c\u201d\u2026"
 _LOOKALIKE = lazy_regex(f"[{_CHARS}]")
@@ -32,13 +32,11 @@ _ASCII = str.maketrans(
         "\u2026": "...",
     }
 )
-_AUTOLINK = lazy_regex(r"<[A-Za-z][A-Za-z0-9+.\-]{1,31}:[^<> \t\n\r\f]*>")
-_SCOPE = (PROSE, BLANK, TABLE)
 # Supersets of what the repair rewrites: a look-alike after ``](`` with no ``)`` or line
 # ending between (a ``](`` in between restarts the match, keeping the scan linear), or
 # one inside an autolink. Each begins with a literal the regex engine skips to in C.
 _IN_DESTINATION = lazy_regex(rf"\]\((?:[^)\n\r\]]|\](?!\())*[{_CHARS}]")
-_IN_AUTOLINK = lazy_regex(rf"<[A-Za-z][A-Za-z0-9+.\-]{{1,31}}:[^<> \t\n\r\f]*[{_CHARS}]")
+_IN_AUTOLINK = lazy_regex(AUTOLINK_HEAD + f"[{_CHARS}]")
 
 
 def may_fire(text: str) -> bool:
@@ -66,7 +64,7 @@ def _destinations(text: str) -> list[tuple[int, int, int]]:
 
 
 def _autolinks(text: str) -> list[tuple[int, int, int]]:
-    return [(m.start(), m.start(), m.end()) for m in _AUTOLINK().finditer(text)]
+    return [(m.start(), m.start(), m.end()) for m in AUTOLINK().finditer(text)]
 
 
 def _rewrite(text: str, matches: list[tuple[int, int, int]]) -> str:
@@ -97,7 +95,7 @@ def asciify_urls(lines: list[Line]) -> list[Line] | None:
     out: list[Line] | None = None
     lookalike = _LOOKALIKE().search
     for i, line in enumerate(lines):
-        if line.kind not in _SCOPE or lookalike(line.text) is None:
+        if line.kind not in TEXT_KINDS or lookalike(line.text) is None:
             continue
         text = line.text
         for find in _PASSES:
