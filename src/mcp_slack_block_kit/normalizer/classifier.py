@@ -380,6 +380,7 @@ def classify(text: str) -> list[Line]:
                 fence_len = len(run)
                 fence_depth = depth
                 para = False
+                table_active = False  # a fenced block ends a table (GFM), as any block does
             continue
         if not line.strip():  # is_blank, inlined: this loop is the hot path
             kinds[i] = BLANK
