@@ -123,6 +123,31 @@ def test_v13_keeps_the_shown_file_as_one_block(before: list[str], file: str, lan
     assert _apply(nested_fence.lengthen_nested_fences, out) is None
 
 
+# A nested block after a spare ``` line: only its fix lets the blocks above it pass guard 5.
+_SPARE = "```md\n```py\nx\n```\n```\n```\n"
+
+
+def test_v13_checks_a_bounded_number_of_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each candidate block costs a classification of the whole text, so V13 checks at most
+    MAX_CHECKS of them per text (and per V3-closed text): many blocks that guard 5 rejects
+    no longer make normalize quadratic; the reply is then left to V3."""
+    calls: list[str] = []
+    real = nested_fence.classify
+    monkeypatch.setattr(nested_fence, "classify", lambda t: calls.append(t) or real(t))
+    text = _SPARE * 60 + "```\n"
+    assert normalize(text).fired == ("V3",)
+    assert len(calls) <= 2 * nested_fence.MAX_CHECKS + 1
+
+
+@pytest.mark.parametrize("blocks", [1, 3, 8])
+@pytest.mark.parametrize("tail", ["", "```\n", "x\n"])
+def test_v13_fixes_what_a_second_call_would(blocks: int, tail: str) -> None:
+    """A fix can let a block above it pass guard 5: V13 checks again from the start, so a
+    second normalize finds nothing left to lengthen."""
+    once = normalize(_SPARE * blocks + tail)
+    assert normalize(once.text) == (once.text, ())
+
+
 @MAX
 @given(rows=pipe_rows, after=st.sampled_from(["", "\n", "\ntext\n", "# Next\n"]))
 def test_v14_adds_exactly_one_delimiter_row(rows: str, after: str) -> None:

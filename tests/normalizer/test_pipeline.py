@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from fixture_file import Case
@@ -144,3 +147,25 @@ def test_entities_decode_one_level_even_when_a_second_pass_runs() -> None:
     text = "&#96;&#96;&#96;\ncode\n&#96;&#96;&#96;\n\nTom &amp;amp; Jerry"
     out = normalize(text, decode_html_entities=True).text
     assert out == "```\ncode\n```\n\nTom &amp; Jerry"
+
+
+def test_import_compiles_no_regex() -> None:
+    """Importing the normalizer compiles none of its regexes (each compiles on first use), so
+    the CLI's start does not pay for the repairs a message never needs; they still work."""
+    code = """if True:
+        import re, sys
+        import mcp_slack_block_kit
+        print("mcp_slack_block_kit.normalizer" in sys.modules)  # not loaded yet
+        real, compiled = re.compile, []
+        def spy(pattern, flags=0):
+            if sys._getframe(1).f_globals.get("__name__", "").startswith(
+                    "mcp_slack_block_kit.normalizer"):
+                compiled.append(pattern)
+            return real(pattern, flags)
+        re.compile = spy
+        from mcp_slack_block_kit.normalizer import normalize
+        print(compiled)
+        print(normalize("#Title\\n").text == "# Title\\n")
+    """
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split("\n")[:3] == ["False", "[]", "True"]

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left
 from itertools import repeat
 
+from .lazy import lazy_regex
 from .line_model import (
     BLANK,
     FENCE_CLOSE,
@@ -37,15 +37,15 @@ from .syntax import (
 
 __all__ = ["classify", "columns"]
 
-_EOL = re.compile(r"(\r\n|\r|\n)")
+_EOL = lazy_regex(r"(\r\n|\r|\n)")
 # Container markers at the current position: block quotes, a list item.
-_QUOTE_RUN = re.compile(r"(?: {0,3}> ?)+")
-_ONE_QUOTE = re.compile(r" {0,3}> ?")
+_QUOTE_RUN = lazy_regex(r"(?: {0,3}> ?)+")
+_ONE_QUOTE = lazy_regex(r" {0,3}> ?")
 _MARKER_START = frozenset(" >-*+0123456789")  # how a container marker can begin
-_LIST_MARKER = re.compile(r" {0,3}(?:[-*+]|[0-9]{1,9}[.)])(?=[ \t]|\Z)")
+_LIST_MARKER = lazy_regex(r" {0,3}(?:[-*+]|[0-9]{1,9}[.)])(?=[ \t]|\Z)")
 # A line that opens another block ends a table run (GFM).
 # A bare marker (``-``, ``1.``) counts too, so stripping ``- `` to ``-`` (C5) keeps the table's end.
-_BLOCK_START = re.compile(
+_BLOCK_START = lazy_regex(
     r" {0,3}(?:#{1,6}(?:[ \t]|\Z)|>|[-*+](?:[ \t]|\Z)|[0-9]{1,9}[.)](?:[ \t]|\Z))"
 )
 # First characters that can begin none of: a container marker, a fence, indentation, a blank
@@ -79,21 +79,6 @@ def _advance(text: str, pos: int, col: int, want: int) -> tuple[int, int] | None
     return pos, col
 
 
-def _code_indent(rest: str, col: int) -> bool:
-    """Does ``rest``, starting at column ``col``, begin with 4 columns of spaces and TABs?"""
-    start = col
-    for ch in rest[:4]:
-        if ch == " ":
-            col += 1
-        elif ch == "\t":
-            col = (col // 4 + 1) * 4
-        else:
-            break
-        if col - start >= 4:
-            return True
-    return False
-
-
 def columns(text: str, start: int, end: int, col: int) -> int:
     """The column reached after ``text[start:end]`` starting at column ``col``."""
     if "\t" not in text[start:end]:
@@ -109,13 +94,22 @@ def classify(text: str) -> list[Line]:
     ``reassemble(classify(s)) == s`` for every string ``s``.
     """
     if "\r" in text:
-        parts = _EOL.split(text)
+        parts = _EOL().split(text)
         texts = parts[0::2]
         endings = [*parts[1::2], ""]
     else:  # the common case, without the regex
         texts = text.split("\n")
         endings = ["\n"] * (len(texts) - 1)
         endings.append("")
+    # The regexes this loop uses, fetched once per call (compiled on the first).
+    quote_run = _QUOTE_RUN().match
+    one_quote = _ONE_QUOTE().match
+    list_marker = _LIST_MARKER().match
+    block_start = _BLOCK_START().match
+    atx = ATX().match
+    thematic = THEMATIC().match
+    fence = FENCE().match
+    delimiter_row = DELIMITER_ROW().match
     n = len(texts)
     kinds = [PROSE] * n
     prefixes = [0] * n
@@ -163,19 +157,7 @@ def classify(text: str) -> list[Line]:
             if not stack and fence_char not in line:  # cannot close the fence
                 kinds[i] = FENCE_CONTENT
                 continue
-        elif in_html:
-            if not stack:  # outside containers the whole line continues the block
-                if html_end:
-                    kinds[i] = HTML
-                    if html_block_ends(line, html_end):
-                        in_html = False
-                elif line.strip():
-                    kinds[i] = HTML
-                else:  # a blank line ends the sixth and seventh kinds
-                    kinds[i] = BLANK
-                    in_html = False
-                continue
-        else:
+        elif not in_html:  # a line in an HTML block goes on below, after its containers
             if stack and first and first not in " \t>" and not first.isspace():
                 # Unindented and no quote marker: no container continues (Step 1's result),
                 # unless the line is a lazy continuation of an open paragraph: then every
@@ -193,7 +175,7 @@ def classify(text: str) -> list[Line]:
                 if first in _PLAIN_START:
                     # A letter or other plain character (or ``#``): no container, fence,
                     # indented code, blank line, delimiter row or HTML block starts with it.
-                    if first == "#" and ATX.match(line) is not None:
+                    if first == "#" and atx(line) is not None:
                         para = False  # a heading
                         table_active = False
                     else:
@@ -220,7 +202,7 @@ def classify(text: str) -> list[Line]:
             while idx < len(stack):
                 entry = stack[idx]
                 if entry < 0:
-                    m = _QUOTE_RUN.match(line, pos)
+                    m = quote_run(line, pos)
                     if m is None:
                         kept = before[idx]
                         break
@@ -229,7 +211,7 @@ def classify(text: str) -> list[Line]:
                     if count > -entry:  # the line opens more quotes: keep only ours here
                         end = pos
                         for _ in range(-entry):
-                            end = _ONE_QUOTE.match(line, end).end()  # type: ignore[union-attr]
+                            end = one_quote(line, end).end()  # type: ignore[union-attr]
                     col = columns(line, pos, end, col)
                     cont.append(line[pos:end])
                     pos = end
@@ -286,7 +268,7 @@ def classify(text: str) -> list[Line]:
             # line, so a line of 10k nested markers stays linear.
             dash_end = star_end = -1
             while pos < len(line) and line[pos] in _MARKER_START:
-                m = _QUOTE_RUN.match(line, pos)
+                m = quote_run(line, pos)
                 if m is not None:
                     end = m.end()
                     count = line.count(">", pos, end)
@@ -302,7 +284,7 @@ def classify(text: str) -> list[Line]:
                     depth += count
                     opened = True
                     continue
-                m = _LIST_MARKER.match(line, pos)
+                m = list_marker(line, pos)
                 if m is None:
                     break
                 c = line[pos]
@@ -315,16 +297,15 @@ def classify(text: str) -> list[Line]:
                         if star_end < 0:
                             star_end = len(line.rstrip(" \t*"))
                         other_end = star_end
-                    if other_end <= pos and THEMATIC.match(line, pos) is not None:
+                    if other_end <= pos and thematic(line, pos) is not None:
                         break  # no list item (``- - -`` is a thematic break)
                 start_col = col
                 marker_end = m.end()
                 mcol = columns(line, pos, marker_end, col)
                 j = marker_end
-                jcol = mcol
                 while j < len(line) and line[j] in " \t":
-                    jcol = (jcol // 4 + 1) * 4 if line[j] == "\t" else jcol + 1
                     j += 1
+                jcol = columns(line, marker_end, j, mcol)
                 if j == len(line):
                     width = mcol - start_col + 1
                     pos = j
@@ -357,20 +338,20 @@ def classify(text: str) -> list[Line]:
                 kinds[i] = FENCE_CONTENT
             continue
         if in_html:
-            # Inside an HTML block in a container that continues on this line.
+            # Inside an HTML block (in the containers that continue on this line).
             if html_end:
                 kinds[i] = HTML
                 if html_block_ends(rest, html_end):
                     in_html = False
             elif rest.strip():
                 kinds[i] = HTML
-            else:
-                kinds[i] = PROSE if line.strip() else BLANK
+            else:  # a blank line ends the sixth and seventh kinds
+                kinds[i] = PROSE if line.strip() else BLANK  # PROSE: only a container's marker
                 in_html = False
             continue
         if opened:
             para = False  # a new container ends the paragraph before it
-        fm = FENCE.match(rest) if ("``" in rest or "~~" in rest) else None
+        fm = fence(rest) if ("``" in rest or "~~" in rest) else None
         if fm is not None:
             # Rule 2: fence opener, unless the info part closes it on the same line.
             run = fm.group(2)
@@ -399,6 +380,7 @@ def classify(text: str) -> list[Line]:
                 fence_len = len(run)
                 fence_depth = depth
                 para = False
+                table_active = False  # a fenced block ends a table (GFM), as any block does
             continue
         if not line.strip():  # is_blank, inlined: this loop is the hot path
             kinds[i] = BLANK
@@ -406,7 +388,8 @@ def classify(text: str) -> list[Line]:
             para = False
             continue
         if not para and (
-            rest.startswith(("\t", "    ")) or (rest[:1] == " " and _code_indent(rest, col))
+            rest.startswith(("\t", "    "))
+            or (rest[:1] == " " and _advance(rest, 0, col, 4) is not None)  # 4 columns
         ):
             kinds[i] = INDENTED_CODE
             continue
@@ -422,15 +405,15 @@ def classify(text: str) -> list[Line]:
                     html_end = ends
                     html_depth = depth
                 continue
-        if table_active and _BLOCK_START.match(line) is not None:
+        if table_active and block_start(line) is not None:
             table_active = False
         if (
             "---" in line
             and i > 0
             and kinds[i - 1] is PROSE
             and ("|" in line or "|" in texts[i - 1])
-            and DELIMITER_ROW.match(line) is not None
-            and _BLOCK_START.match(texts[i - 1]) is None  # ``- a | b`` is a list item
+            and delimiter_row(line) is not None
+            and block_start(texts[i - 1]) is None  # ``- a | b`` is a list item
             # GFM: a header row and its delimiter row have as many cells (``| a | b |``
             # over ``---`` is a setext heading, not a table).
             and cell_count(line) == cell_count(texts[i - 1])

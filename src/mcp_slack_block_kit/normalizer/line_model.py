@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 __all__ = [
     "BLANK", "CODE_KINDS", "FENCE_CLOSE", "FENCE_CONTENT", "FENCE_OPEN", "HTML",
-    "INDENTED_CODE", "PROSE", "TABLE", "Kind", "Line", "is_blank", "new_line",
+    "INDENTED_CODE", "PROSE", "TABLE", "TEXT_KINDS", "Kind", "Line", "is_blank", "new_line",
     "prose_lines", "reassemble",
 ]
 
@@ -37,6 +37,8 @@ TABLE = Kind.TABLE
 HTML = Kind.HTML
 
 CODE_KINDS = frozenset({FENCE_OPEN, FENCE_CONTENT, FENCE_CLOSE, INDENTED_CODE})
+# The kinds whose characters a repair may edit in place: no code, no raw HTML.
+TEXT_KINDS = (PROSE, BLANK, TABLE)
 
 
 class Line(NamedTuple):

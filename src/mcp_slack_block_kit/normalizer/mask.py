@@ -1,14 +1,22 @@
-"""Inline code spans: backtick pairing and the inline-code mask."""
+"""What in a line is literal text, not markup: inline code spans (backtick pairing, the
+inline-code mask), link targets, escaped and bullet stars."""
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterator
 from typing import NamedTuple
 
-__all__ = ["CodeSpans", "in_spans", "inline_code_mask", "link_targets", "pair_backticks"]
+from .lazy import lazy_regex
 
-_RUN = re.compile(r"`+")
+__all__ = [
+    "AUTOLINK", "AUTOLINK_HEAD", "CodeSpans", "in_spans", "inline_code_mask", "link_targets",
+    "pair_backticks", "star_runs",
+]
+
+_RUN = lazy_regex(r"`+")
+_STARS = lazy_regex(r"\*+")
 _BIG = 1 << 62
 
 
@@ -47,7 +55,7 @@ def pair_backticks(text: str) -> CodeSpans:
     """
     if "`" not in text:
         return _EMPTY
-    runs = [m.span() for m in _RUN.finditer(text)]
+    runs = [m.span() for m in _RUN().finditer(text)]
     escapes = "\\`" in text  # only a backslash right before a backtick can change a run
     if not escapes and len({end - start for start, end in runs}) == 1:
         # Fast path (typical prose): one run length, so each run closes the one before it.
@@ -100,7 +108,9 @@ def inline_code_mask(line: str) -> list[bool]:
     return mask
 
 
-_AUTOLINK = re.compile(r"<[A-Za-z][A-Za-z0-9+.\-]{1,31}:[^<> \t\n\r\f]*>")
+# An angle-bracket autolink (``<https://…>``), up to its closing ``>``.
+AUTOLINK_HEAD = r"<[A-Za-z][A-Za-z0-9+.\-]{1,31}:[^<> \t\n\r\f]*"
+AUTOLINK = lazy_regex(AUTOLINK_HEAD + ">")
 
 
 def _target_end(text: str, start: int, limit: int) -> tuple[bool, int]:
@@ -155,7 +165,7 @@ def link_targets(text: str) -> list[tuple[int, int]]:
             else:
                 pos = k + 2
     if "<" in text:
-        found.extend(m.span() for m in _AUTOLINK.finditer(text))
+        found.extend(m.span() for m in AUTOLINK().finditer(text))
         found.sort()
     return found
 
@@ -166,3 +176,21 @@ def in_spans(spans: list[tuple[int, int]], pos: int) -> bool:
         return False
     k = bisect_right(spans, (pos, _BIG)) - 1
     return k >= 0 and pos < spans[k][1]
+
+
+def star_runs(text: str, bullet: re.Pattern[str]) -> Iterator[tuple[int, int]]:
+    """The ``(start, end)`` of the ``*`` runs of a line that could be markup: an escaped star
+    is literal text, and so is a list bullet's star (``bullet`` matches the line's leading
+    marker and the blank after it)."""
+    lead = bullet.match(text)
+    skip = lead.end() - 2 if lead is not None else -1
+    for m in _STARS().finditer(text):
+        start, end = m.span()
+        j = start
+        while j and text[j - 1] == "\\":
+            j -= 1
+        if (start - j) % 2:
+            start += 1  # an escaped star is literal text
+        if start == end or (start == skip and end == start + 1):
+            continue
+        yield start, end

@@ -3,24 +3,17 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import cache
 
+from .classifier import columns
 from .line_model import FENCE_CLOSE, FENCE_CONTENT, FENCE_OPEN, INDENTED_CODE, PROSE, Line
 from .syntax import is_lazy_continuation, is_link_reference_definition
 
-__all__ = ["FenceWalkMemo", "new_item_reaches_fence", "paragraphs", "paragraphs_holding"]
-
-
-def _indent_columns(text: str) -> int:
-    col = 0
-    for ch in text:
-        if ch == " ":
-            col += 1
-        elif ch == "\t":
-            col = (col // 4 + 1) * 4
-        else:
-            return col
-    return col
+__all__ = [
+    "FenceWalkMemo", "new_item_reaches_fence", "paragraphs", "paragraphs_holding",
+    "space_glued_markers",
+]
 
 
 # What ``new_item_reaches_fence`` found from a given state of its walk: (line index, content
@@ -68,7 +61,7 @@ def new_item_reaches_fence(
         if not t.strip():
             para = False
             continue
-        if _indent_columns(t) < content_col:
+        if columns(t, 0, len(t) - len(t.lstrip(" \t")), 0) < content_col:
             if para and line.kind is PROSE and is_lazy_continuation(t):
                 continue  # a lazy continuation line: the item goes on
             found = line.kind is FENCE_CONTENT or line.kind is FENCE_CLOSE
@@ -89,7 +82,55 @@ def new_item_reaches_fence(
 _FENCE_KINDS = (FENCE_OPEN, FENCE_CONTENT, FENCE_CLOSE)
 
 
-_RUN_OF_ONES = re.compile(b"\x01+")
+def space_glued_markers(
+    lines: list[Line],
+    glued: re.Pattern[str],
+    peer: Callable[[str, str, str], bool],
+    skipped: Callable[[str, str], bool] | None = None,
+) -> list[Line] | None:
+    """Insert the missing space after list markers glued to their text (C3, C4); None when
+    none fired.
+
+    ``glued`` matches at a line's start: the indentation (group 1), the marker character
+    (group 2) and the text's first character. A PROSE line it matches gets the space unless
+    ``skipped(text, marker)``, when a PROSE line above or below is a ``peer(text, indent,
+    marker)``, and when the new item would move no fence boundary. Lines are processed top to
+    bottom in place, so a repaired neighbour counts as a peer.
+    """
+    out: list[Line] | None = None
+    cur = lines
+    memo: FenceWalkMemo = {}  # one walk state at most once: linear in all
+    match = glued.match
+    last = len(lines) - 1
+    for i, line in enumerate(lines):
+        if line.kind is not PROSE:
+            continue
+        m = match(line.text)
+        if m is None:
+            continue
+        indent, marker = m.group(1), m.group(2)
+        if skipped is not None and skipped(line.text, marker):
+            continue
+        above = cur[i - 1] if i > 0 else None
+        below = lines[i + 1] if i < last else None
+        if not (
+            (above is not None and above.kind is PROSE and peer(above.text, indent, marker))
+            or (below is not None and below.kind is PROSE and peer(below.text, indent, marker))
+        ):
+            continue
+        end = m.end() - 1
+        text = line.text[:end] + " " + line.text[end:]
+        if new_item_reaches_fence(lines, i, text, end + 1, memo):
+            continue  # the fence guard
+        if out is None:
+            out = cur = list(lines)
+        out[i] = line._replace(text=text)
+    return out
+
+
+@cache
+def _run_of_ones() -> re.Pattern[bytes]:
+    return re.compile(b"\x01+")
 
 
 def paragraphs(
@@ -106,7 +147,7 @@ def paragraphs(
             if member[i] and is_link_reference_definition(lines[i].text):
                 member[i] = False
     # The runs of True, found by the regex engine on one byte per line.
-    return [m.span() for m in _RUN_OF_ONES.finditer(bytes(member))]
+    return [m.span() for m in _run_of_ones().finditer(bytes(member))]
 
 
 def _in_paragraph(line: Line) -> bool:

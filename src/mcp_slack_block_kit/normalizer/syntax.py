@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from .lazy import lazy_regex
 from .line_model import PROSE, Line, is_blank
 
 __all__ = [
@@ -16,11 +17,11 @@ __all__ = [
 ]
 
 # Fence line (CommonMark): 0-3 spaces, a maximal run of >=3 backticks or tildes, the info part.
-FENCE = re.compile(r"( {0,3})(`{3,}|~{3,})(.*)", re.DOTALL)
-DELIMITER_ROW = re.compile(
+FENCE = lazy_regex(r"( {0,3})(`{3,}|~{3,})(.*)", re.DOTALL)
+DELIMITER_ROW = lazy_regex(
     r"[ \t\f]*(?:\|[ \t\f]*)?:?-{3,}:?(?:[ \t\f]*\|[ \t\f]*:?-{3,}:?)*[ \t\f]*(?:\|[ \t\f]*)?\Z"
 )
-_LINK_REF_DEF = re.compile(r" {0,3}\[(?:[^\\\[\]]|\\.)+\]:")
+_LINK_REF_DEF = lazy_regex(r" {0,3}\[(?:[^\\\[\]]|\\.)+\]:")
 
 # The language guard: 75 names (a one-line fence is split only after one of them).
 _LANGUAGE_NAMES = """
@@ -34,9 +35,9 @@ LANGUAGES = frozenset(_LANGUAGE_NAMES.split())
 _WS = " \t\n\r\f"
 # Lines that end a paragraph although they are not blank: an ATX heading, a thematic break,
 # a setext underline (only right after paragraph text).
-ATX = re.compile(r" {0,3}#{1,6}(?:[ \t]|\Z)")
-THEMATIC = re.compile(r" {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})\Z")
-_SETEXT = re.compile(r" {0,3}(?:=+|-+)[ \t]*\Z")
+ATX = lazy_regex(r" {0,3}#{1,6}(?:[ \t]|\Z)")
+THEMATIC = lazy_regex(r" {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})\Z")
+_SETEXT = lazy_regex(r" {0,3}(?:=+|-+)[ \t]*\Z")
 
 # HTML blocks (CommonMark's seven start conditions). A block can only start on a line whose
 # first character after at most three spaces is ``<``. The value ``html_block_start`` gives
@@ -51,10 +52,10 @@ _HTML_NAMES = frozenset((
     "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "title", "tr",
     "track", "ul",
 ))
-_HTML_RAW = re.compile(r"<(?:pre|script|style|textarea)(?:[ \t\v\f>]|\Z)", re.IGNORECASE)
-_HTML_RAW_END = re.compile(r"</(?:pre|script|style|textarea)>", re.IGNORECASE)
-_HTML_NAMED = re.compile(r"</?([A-Za-z][A-Za-z0-9]*)(?:[ \t\v\f]|/?>|\Z)")
-_HTML_TAG_ALONE = re.compile(
+_HTML_RAW = lazy_regex(r"<(?:pre|script|style|textarea)(?:[ \t\v\f>]|\Z)", re.IGNORECASE)
+_HTML_RAW_END = lazy_regex(r"</(?:pre|script|style|textarea)>", re.IGNORECASE)
+_HTML_NAMED = lazy_regex(r"</?([A-Za-z][A-Za-z0-9]*)(?:[ \t\v\f]|/?>|\Z)")
+_HTML_TAG_ALONE = lazy_regex(
     r"(?:<[A-Za-z][A-Za-z0-9-]*"
     r"(?:[ \t\v\f]+[A-Za-z_:][A-Za-z0-9_.:-]*"
     r"(?:[ \t\v\f]*=[ \t\v\f]*(?:[^ \t\v\f\n\r\"'=<>`]+|'[^'\n\r]*'|\"[^\"\n\r]*\"))?)*"
@@ -62,8 +63,8 @@ _HTML_TAG_ALONE = re.compile(
     r"|</[A-Za-z][A-Za-z0-9-]*[ \t\v\f]*>)[ \t\v\f]*\Z"
 )
 _HEAD = {
-    "`": re.compile(r"( {0,3})(`{3,})([A-Za-z0-9+_.\-]{1,32})[ \t\n\r\f]+"),
-    "~": re.compile(r"( {0,3})(~{3,})([A-Za-z0-9+_.\-]{1,32})[ \t\n\r\f]+"),
+    "`": lazy_regex(r"( {0,3})(`{3,})([A-Za-z0-9+_.\-]{1,32})[ \t\n\r\f]+"),
+    "~": lazy_regex(r"( {0,3})(~{3,})([A-Za-z0-9+_.\-]{1,32})[ \t\n\r\f]+"),
 }
 
 
@@ -78,7 +79,7 @@ def split_one_liner(text: str) -> tuple[str, str, str] | None:
     head = _HEAD.get(char)
     if head is None:
         return None
-    m = head.match(stripped)
+    m = head().match(stripped)
     if m is None or m.group(3).lower() not in LANGUAGES:
         return None
     close_start = len(stripped.rstrip(char))
@@ -113,17 +114,17 @@ def html_block_start(text: str, paragraph: bool) -> str | None:
         return ">" if third.isascii() and third.isalpha() else None
     if second == "?":
         return "?>"
-    if _HTML_RAW.match(s) is not None:
+    if _HTML_RAW().match(s) is not None:
         return "</"
-    m = _HTML_NAMED.match(s)
+    m = _HTML_NAMED().match(s)
     if m is not None and m.group(1).lower() in _HTML_NAMES:
         return ""
-    if not paragraph and _HTML_TAG_ALONE.match(s) is not None:
+    if not paragraph and _HTML_TAG_ALONE().match(s) is not None:
         return ""
     return None
 
 
-_CONTAINER_MARKS = re.compile(r"[ \t>]*")
+_CONTAINER_MARKS = lazy_regex(r"[ \t>]*")
 
 
 def holds_back_html(line: Line) -> bool:
@@ -136,21 +137,21 @@ def holds_back_html(line: Line) -> bool:
     """
     if line.kind is not PROSE or "<" not in line.text:
         return False
-    rest = line.text[_CONTAINER_MARKS.match(line.text).end() :]  # type: ignore[union-attr]
+    rest = line.text[_CONTAINER_MARKS().match(line.text).end() :]  # type: ignore[union-attr]
     return html_block_start(rest, False) is not None and html_block_start(rest, True) is None
 
 
 def html_block_ends(text: str, end: str) -> bool:
     """Does ``text`` hold the end of an HTML block whose end condition is ``end`` (not "")?"""
     if end == "</":
-        return "</" in text and _HTML_RAW_END.search(text) is not None
+        return "</" in text and _HTML_RAW_END().search(text) is not None
     return end in text
 
 
 # A list marker on a line that does not continue the open containers starts an item, even an
 # empty one or an ordered one not numbered 1: those may not interrupt a paragraph only inside
 # the paragraph's own container, which a lazy line has left (``- a`` over ``-``: two items).
-_INTERRUPTING_ITEM = re.compile(r"(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|\Z)")
+_INTERRUPTING_ITEM = lazy_regex(r"(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|\Z)")
 
 
 def is_lazy_continuation(rest: str) -> bool:
@@ -165,13 +166,13 @@ def is_lazy_continuation(rest: str) -> bool:
     if c == ">":
         return False
     if c in "`~":
-        fm = FENCE.match(s)
+        fm = FENCE().match(s)
         return fm is None or (c == "`" and "`" in fm.group(3))  # ```go x``` is no fence
     if c == "#":
-        return ATX.match(s) is None
-    if c in "-*_" and THEMATIC.match(s) is not None:
+        return ATX().match(s) is None
+    if c in "-*_" and THEMATIC().match(s) is not None:
         return False
-    if (c in "-*+" or c.isdigit()) and _INTERRUPTING_ITEM.match(s) is not None:
+    if (c in "-*+" or c.isdigit()) and _INTERRUPTING_ITEM().match(s) is not None:
         return False
     return not (c == "<" and html_block_start(s, True) is not None)
 
@@ -179,10 +180,10 @@ def is_lazy_continuation(rest: str) -> bool:
 def ends_paragraph(rest: str, paragraph: bool) -> bool:
     """Is the PROSE line ``rest`` (after its containers) one that leaves no paragraph open?"""
     if rest.strip(" \t-*_="):  # more than a thematic break or setext underline holds
-        return rest.lstrip(" ")[:1] == "#" and ATX.match(rest) is not None
-    if THEMATIC.match(rest) is not None:
+        return rest.lstrip(" ")[:1] == "#" and ATX().match(rest) is not None
+    if THEMATIC().match(rest) is not None:
         return True
-    return paragraph and _SETEXT.match(rest) is not None
+    return paragraph and _SETEXT().match(rest) is not None
 
 
 def some_line_starts(body: str) -> Callable[[str], bool]:
@@ -192,15 +193,15 @@ def some_line_starts(body: str) -> Callable[[str], bool]:
     engine skips to in C: several times faster than a ``re.MULTILINE`` ``^``,
     which is tried at every position.
     """
-    first = re.compile(body)
-    after_lf = re.compile("\n" + body)
-    after_cr = re.compile("\r" + body)
+    first = lazy_regex(body)
+    after_lf = lazy_regex("\n" + body)
+    after_cr = lazy_regex("\r" + body)
 
     def test(text: str) -> bool:
         return (
-            first.match(text) is not None
-            or after_lf.search(text) is not None
-            or ("\r" in text and after_cr.search(text) is not None)
+            first().match(text) is not None
+            or after_lf().search(text) is not None
+            or ("\r" in text and after_cr().search(text) is not None)
         )
 
     return test
@@ -210,7 +211,7 @@ def closes_fence(text: str, char: str, length: int) -> bool:
     """Is ``text`` (after any container prefix) a closing fence for a ``length``-long run of
     ``char``: a fence line of that character, at least as long, with a blank rest?
     """
-    fm = FENCE.match(text)
+    fm = FENCE().match(text)
     return (
         fm is not None
         and fm.group(2)[0] == char
@@ -219,13 +220,13 @@ def closes_fence(text: str, char: str, length: int) -> bool:
     )
 
 
-_UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
+_UNESCAPED_PIPE = lazy_regex(r"(?<!\\)\|")
 
 
 def cell_count(text: str) -> int:
     """How many cells a table row has (unescaped pipes, outer ones not counted)."""
     row = text.strip()
-    pipes = row.count("|") if "\\" not in row else len(_UNESCAPED_PIPE.findall(row))
+    pipes = row.count("|") if "\\" not in row else len(_UNESCAPED_PIPE().findall(row))
     if row.startswith("|"):
         pipes -= 1
     if len(row) > 1 and row.endswith("|") and not row.endswith("\\|"):
@@ -235,12 +236,12 @@ def cell_count(text: str) -> int:
 
 def delimiter_row(text: str) -> bool:
     """True when ``text`` is a GFM table delimiter row such as ``| :--- | ---: |``."""
-    return "---" in text and DELIMITER_ROW.match(text) is not None
+    return "---" in text and DELIMITER_ROW().match(text) is not None
 
 
 def is_link_reference_definition(text: str) -> bool:
     """True for a link reference definition line such as ``[foo]: /url "title"``."""
-    return "]:" in text and _LINK_REF_DEF.match(text) is not None
+    return "]:" in text and _LINK_REF_DEF().match(text) is not None
 
 
 def tilde_closers(texts: list[str], end: int) -> list[int]:
@@ -254,7 +255,7 @@ def tilde_closers(texts: list[str], end: int) -> list[int]:
     for j in range(end - 1, -1, -1):
         t = texts[j]
         if "~~~" in t:
-            fm = FENCE.match(t)
+            fm = FENCE().match(t)
             if fm is not None and fm.group(2)[0] == "~" and is_blank(fm.group(3)):
                 best = max(best, len(fm.group(2)))
         longest[j] = best

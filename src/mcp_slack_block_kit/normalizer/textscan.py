@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from .lazy import lazy_regex
+
 __all__ = ["FenceScan", "fence_scan", "lf_text", "lines_holding", "outside_fences"]
 
 _last_lf: tuple[str, str] = ("", "")
@@ -104,11 +106,11 @@ _NONE = FenceScan(False, False, False, None)
 _MAYBE = FenceScan(True, True, True, None)
 # A line that could start an HTML block, in containers or not: its block can hold fence
 # lines that are no fences.
-_HTML_START = re.compile(r"[ \t>]*(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)*<")
+_HTML_START = lazy_regex(r"[ \t>]*(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)*<")
 # A fence line indented by spaces only (three at most, checked below).
-_FENCE_LINE = re.compile(r"( *)(`{3,}|~{3,})(.*)", re.DOTALL)
+_FENCE_LINE = lazy_regex(r"( *)(`{3,}|~{3,})(.*)", re.DOTALL)
 # Per opener indentation 1-3: a line below it indented less, and not blank.
-_SHALLOW = {w: re.compile("\n {0," + str(w - 1) + "}[^ \n]") for w in (1, 2, 3)}
+_SHALLOW = {w: lazy_regex("\n {0," + str(w - 1) + "}[^ \n]") for w in (1, 2, 3)}
 
 _last_scan: tuple[str, FenceScan] = ("", _NONE)
 
@@ -140,7 +142,7 @@ def _html_start(lf: str) -> bool:
     pos = 0
     while (k := lf.find("<", pos)) >= 0:
         start = max(pos, lf.rfind("\n", pos, k) + 1)
-        if _HTML_START.match(lf, start, k + 1) is not None:
+        if _HTML_START().match(lf, start, k + 1) is not None:
             return True
         end = lf.find("\n", k)
         if end < 0:
@@ -164,8 +166,9 @@ def _scan(text: str) -> FenceScan:
     nested = False
     outside: list[str] = []  # the text between the blocks
     after = 0  # where the text after the last closed block starts
+    fence_line = _FENCE_LINE().match
     for start, end in _fence_run_lines(lf):
-        m = _FENCE_LINE.match(lf, start, end)
+        m = fence_line(lf, start, end)
         if m is None or m.end(1) - start > 3:
             return _MAYBE  # a run after other text, or an indented-code line
         run, info = m.group(2), m.group(3)
@@ -179,7 +182,7 @@ def _scan(text: str) -> FenceScan:
             if len(run) < open_len:
                 continue  # code
             if m.end(1) - start != indent or (
-                indent and _SHALLOW[indent].search(lf, body - 1, start) is not None
+                indent and _SHALLOW[indent]().search(lf, body - 1, start) is not None
             ):
                 return _MAYBE
             open_char = ""

@@ -20,26 +20,25 @@ The original leading spaces/TABs are kept; ``| `` and `` |`` are added where mis
 
 from __future__ import annotations
 
-import re
-
+from ..lazy import lazy_regex
 from ..line_model import PROSE, TABLE, Line
 from ..syntax import DELIMITER_ROW, cell_count, delimiter_row
 from ..textscan import lf_text
 
 # A thematic break ends a table (the parser reads it as a rule, not as a row).
-_RULE = re.compile(r" {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})\Z")
+_RULE = lazy_regex(r" {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})\Z")
 # Rows that stay as they are: a line of ``=`` (a setext underline to a reader without
 # tables) and a line indented as code (code to such a reader, a row to ours).
-_KEEP = re.compile(r" {0,3}=+[ \t]*\Z|(?: {4}| {0,3}\t)")
+_KEEP = lazy_regex(r" {0,3}=+[ \t]*\Z|(?: {4}| {0,3}\t)")
 
 
 # A blank line; a line whose first character other than spaces, TABs and form feeds, or
 # whose last one, is no pipe.
-_BLANK_AFTER_LF = re.compile(r"\n[^\S\n]*(?=\n|\Z)")
+_BLANK_AFTER_LF = lazy_regex(r"\n[^\S\n]*(?=\n|\Z)")
 # Each starts with a line ending, so the search skips to the next one in C. A row ending in
 # white space counts as one without its pipe (it may have one; the repair decides).
-_START_NOT_PIPE = re.compile(r"\n[ \t\f]*[^| \t\f\n]")
-_END_NOT_PIPE = re.compile(r"\n(?<=[^|\n]\n)")
+_START_NOT_PIPE = lazy_regex(r"\n[ \t\f]*[^| \t\f\n]")
+_END_NOT_PIPE = lazy_regex(r"\n(?<=[^|\n]\n)")
 
 
 def may_fire(text: str) -> bool:
@@ -56,6 +55,7 @@ def may_fire(text: str) -> bool:
     n = len(lf)
     walked = -1  # the walks end at the same blank line: each line is walked once (linear)
     pos = 0
+    delimiter_row = DELIMITER_ROW().match
     while (k := lf.find("---", pos)) >= 0:  # a delimiter row holds three dashes
         start = lf.rfind("\n", 0, k) + 1
         end = lf.find("\n", k)
@@ -67,19 +67,19 @@ def may_fire(text: str) -> bool:
         if header < walked:
             continue
         above, delimiter = lf[header : start - 1], lf[start:end]
-        if DELIMITER_ROW.match(delimiter) is None:
+        if delimiter_row(delimiter) is None:
             continue
         if ("|" not in delimiter and "|" not in above) or cell_count(delimiter) != cell_count(
             above
         ):
             continue  # no table starts here (a rule under a paragraph, a setext heading)
-        blank = _BLANK_AFTER_LF.search(lf, start - 1)
+        blank = _BLANK_AFTER_LF().search(lf, start - 1)
         walked = n if blank is None else blank.start()
         rows = lf[header:walked]
         if "```" in rows or "~~~" in rows:
             return True
         rows = "\n" + rows + "\n"
-        if _START_NOT_PIPE.search(rows) is not None or _END_NOT_PIPE.search(rows) is not None:
+        if _START_NOT_PIPE().search(rows) is not None or _END_NOT_PIPE().search(rows) is not None:
             return True
     return False
 
@@ -88,15 +88,16 @@ def add_outer_pipes(lines: list[Line]) -> list[Line] | None:
     """Give borderless table rows their outer pipes; None when none."""
     out: list[Line] | None = None
     ended = False  # guard 4: the parser closed this table at an earlier line
+    rule, keep = _RULE().match, _KEEP().match
     for i, line in enumerate(lines):
         if line.kind is not TABLE:
             ended = False
             continue
         text = line.text
-        if ended or (i and lines[i - 1].kind is TABLE and _RULE.match(text)):
+        if ended or (i and lines[i - 1].kind is TABLE and rule(text)):
             ended = True
             continue
-        if _KEEP.match(text):
+        if keep(text):
             continue  # guard 5
         # Only the white space a delimiter row may carry: trimming more (a no-break
         # space) could turn a row into a delimiter row and grow the table next pass.

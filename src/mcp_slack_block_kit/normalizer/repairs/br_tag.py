@@ -37,17 +37,17 @@ from __future__ import annotations
 
 import re
 
-from ..line_model import BLANK, HTML, INDENTED_CODE, PROSE, TABLE, Line, prose_lines
+from ..lazy import lazy_regex
+from ..line_model import BLANK, HTML, INDENTED_CODE, PROSE, TABLE, TEXT_KINDS, Line, prose_lines
 from ..mask import pair_backticks
 from ..syntax import holds_back_html, html_block_start, tilde_closers
 from .one_line_fence import EQUALS_UNDERLINE, split_one_liner
 
-_BR = re.compile(r"<br[ \t\n\r\f]*/?>", re.IGNORECASE)
-_MAY_FIRE = re.compile(r"<br", re.IGNORECASE)
+_BR = lazy_regex(r"<br[ \t\n\r\f]*/?>", re.IGNORECASE)
+_MAY_FIRE = lazy_regex(r"<br", re.IGNORECASE)
 # After leading white space and any block-quote / list markers: a fence run.
-_FENCE_RUN = re.compile(r"[ \t]*(?:>[ \t]*|(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)*(?=```|~~~)")
-_SCOPE = (PROSE, BLANK, TABLE)
-_MARKERS_ONLY = re.compile(r"(?:[ \t]*(?:>|(?:[-*+]|[0-9]{1,9}[.)])(?=[ \t]|\Z)))*[ \t]*\Z")
+_FENCE_RUN = lazy_regex(r"[ \t]*(?:>[ \t]*|(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)*(?=```|~~~)")
+_MARKERS_ONLY = lazy_regex(r"(?:[ \t]*(?:>|(?:[-*+]|[0-9]{1,9}[.)])(?=[ \t]|\Z)))*[ \t]*\Z")
 
 
 def _defuse_html(piece: str) -> str:
@@ -60,12 +60,12 @@ def _defuse_html(piece: str) -> str:
 
 def may_fire(text: str) -> bool:
     """Cheap pre-check on the whole document."""
-    return _MAY_FIRE.search(text) is not None
+    return "<" in text and _MAY_FIRE().search(text) is not None
 
 
 def live_br_tags(text: str) -> list[tuple[int, int]]:
     """The ``(start, end)`` of the tags R8 cuts at: not inside inline code, not escaped."""
-    tags = [m.span() for m in _BR.finditer(text)]
+    tags = [m.span() for m in _BR().finditer(text)]
     if not tags or ("\\" not in text and "`" not in text):
         return tags  # nothing can be escaped or inside a code span
     live = []
@@ -94,7 +94,7 @@ def _defuse_fence(piece: str, closer_after: int) -> str:
     """
     if "``" not in piece and "~~" not in piece:
         return piece
-    m = _FENCE_RUN.match(piece)
+    m = _FENCE_RUN().match(piece)
     if m is None:
         return piece
     parts = split_one_liner(piece)
@@ -171,19 +171,19 @@ def break_tags(lines: list[Line]) -> list[Line] | None:
     fenced: bool | None = None
     for i, line in enumerate(lines):
         text = line.text
-        if line.kind not in _SCOPE or "<" not in text:
+        if line.kind not in TEXT_KINDS or "<" not in text:
             out.append(line)
             continue
         live = live_br_tags(text)
         if not live or (
             line.kind is PROSE and i + 1 < len(lines)
-            and (holds_back_html(lines[i + 1]) or EQUALS_UNDERLINE.match(lines[i + 1].text))
+            and (holds_back_html(lines[i + 1]) or EQUALS_UNDERLINE().match(lines[i + 1].text))
         ):  # guards 4 and 7
             out.append(line)
             continue
         head = text[: live[0][0]]
         if line.kind is not TABLE and (
-            (head.strip() and _MARKERS_ONLY.match(head) is not None)
+            (head.strip() and _MARKERS_ONLY().match(head) is not None)
             or (not head.strip() and i and lines[i - 1].kind is not BLANK)
             or (
                 not text[live[-1][1] :].strip()

@@ -23,48 +23,56 @@ Lines are processed top to bottom in place, so a repaired neighbour counts as a 
 
 from __future__ import annotations
 
-import re
-
-from ..line_model import PROSE, Line
-from ..regions import FenceWalkMemo, new_item_reaches_fence
+from ..lazy import lazy_regex
+from ..line_model import Line
+from ..regions import space_glued_markers
 from ..textscan import lf_text
 
-_GLUED = re.compile(r"( {0,3})([-*+])[^ \t\n\r\f0-9]")
-_GLUED_AFTER_LF = re.compile("\n" + _GLUED.pattern)
-_THEMATIC_BREAK = re.compile(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*")
+_GLUED_PATTERN = r"( {0,3})([-*+])[^ \t\n\r\f0-9]"
+_GLUED = lazy_regex(_GLUED_PATTERN)
+_GLUED_AFTER_LF = lazy_regex("\n" + _GLUED_PATTERN)
+_THEMATIC_BREAK = lazy_regex(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*")
 
 
 def may_fire(text: str) -> bool:
     """Cheap pre-check on the whole document: some glued line passes guards 3, 4 and 6 on the
     raw lines (kinds and guard 5 are left to the repair)."""
+    if "-" not in text and "*" not in text and "+" not in text:
+        return False
     lf = lf_text(text)
     n = len(lf)
-    starts = [m.start() + 1 for m in _GLUED_AFTER_LF.finditer(lf)]
-    if _GLUED.match(lf) is not None:
+    glued = _GLUED().match
+    starts = [m.start() + 1 for m in _GLUED_AFTER_LF().finditer(lf)]
+    if glued(lf) is not None:
         starts.insert(0, 0)
     for start in starts:
         end = lf.find("\n", start)
         end = n if end < 0 else end
         t = lf[start:end]
-        m = _GLUED.match(t)
+        m = glued(t)
         assert m is not None  # the line starts with what the search found
         indent, marker = m.group(1), m.group(2)
-        if marker != "+" and _THEMATIC_BREAK.fullmatch(t):
-            continue
-        if marker != "-" and t.count(marker) > 1:
+        if _skipped(t, marker):
             continue
         above = lf[lf.rfind("\n", 0, start - 1) + 1 : start - 1] if start else None
         below_end = lf.find("\n", end + 1)
         below = lf[end + 1 : n if below_end < 0 else below_end] if end < n else None
-        if (above is not None and _raw_peer(above, indent, marker)) or (
-            below is not None and _raw_peer(below, indent, marker)
+        if (above is not None and _peer(above, indent, marker)) or (
+            below is not None and _peer(below, indent, marker)
         ):
             return True
     return False
 
 
-def _raw_peer(text: str, indent: str, marker: str) -> bool:
-    """Guard 4 on a raw line (a repaired peer above still has its marker there)."""
+def _skipped(text: str, marker: str) -> bool:
+    """Guards 6 and 3: a thematic break, or a ``*``/``+`` that occurs again (emphasis)."""
+    return (marker != "+" and _THEMATIC_BREAK().fullmatch(text) is not None) or (
+        marker != "-" and text.count(marker) > 1
+    )
+
+
+def _peer(text: str, indent: str, marker: str) -> bool:
+    """Guard 4 on a line's text (a repaired peer above still has its marker there)."""
     k = len(indent)
     return (
         len(text) > k + 1
@@ -74,36 +82,6 @@ def _raw_peer(text: str, indent: str, marker: str) -> bool:
     )
 
 
-def _is_peer(line: Line, indent: str, marker: str) -> bool:
-    return line.kind is PROSE and _raw_peer(line.text, indent, marker)
-
-
 def space_bullets(lines: list[Line]) -> list[Line] | None:
     """Insert the missing space after glued bullet markers; None when none."""
-    out: list[Line] | None = None
-    cur = lines
-    memo: FenceWalkMemo = {}  # one walk state at most once: linear in all
-    for i, line in enumerate(lines):
-        if line.kind is not PROSE:
-            continue
-        m = _GLUED.match(line.text)
-        if m is None:
-            continue
-        indent, marker = m.group(1), m.group(2)
-        if marker != "+" and _THEMATIC_BREAK.fullmatch(line.text):
-            continue  # guard 6
-        if marker != "-" and line.text.count(marker) > 1:
-            continue
-        if not (
-            (i > 0 and _is_peer(cur[i - 1], indent, marker))
-            or (i + 1 < len(lines) and _is_peer(lines[i + 1], indent, marker))
-        ):
-            continue
-        end = len(indent) + 1
-        text = line.text[:end] + " " + line.text[end:]
-        if new_item_reaches_fence(lines, i, text, end + 1, memo):
-            continue  # guard 5
-        if out is None:
-            out = cur = list(lines)
-        out[i] = line._replace(text=text)
-    return out
+    return space_glued_markers(lines, _GLUED(), _peer, _skipped)

@@ -39,36 +39,34 @@ Never fires on: ``**bold**text``, ``a*b*c``, ``**重要**请注意``,
 
 from __future__ import annotations
 
-import re
-import string
 import unicodedata
 
+from ..lazy import lazy_regex
 from ..line_model import PROSE, Line
-from ..mask import pair_backticks
+from ..mask import pair_backticks, star_runs
 from ..syntax import is_link_reference_definition
 from ..textscan import lines_holding
 
 ZWSP = "\u200b"
-_STARS = re.compile(r"\*+")
-_BULLET = re.compile(r"[ \t>]*\*[ \t]")
+_BULLET = lazy_regex(r"[ \t>]*\*[ \t]")
 
 
 def may_fire(text: str) -> bool:
     """Cheap pre-check on the whole document: some line would be repaired if it were
     paragraph text (its kind and guard 1's definition test are left to the repair)."""
-    if "*" not in text or text.isascii() or _CJK_STAR.search(text) is None:
+    if "*" not in text or text.isascii() or _CJK_STAR().search(text) is None:
         return False
     return any(
         _repair_line(t) is not None
         for t in lines_holding(text, "*")
-        if not t.isascii() and _TOUCH.search(t) is not None
+        if not t.isascii() and _TOUCH().search(t) is not None
     )
 
 
-_ASCII_PUNCT = frozenset(string.punctuation)
+_ASCII_PUNCT = frozenset(r"""!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~""")  # string.punctuation
 # A `*` touching a character that is neither white space nor a word character: only such
 # a line can hold a side V12 repairs (the precheck skips the others cheaply).
-_TOUCH = re.compile(r"(?:[^\s\w*]|_)\*|\*(?:[^\s\w*]|_)")
+_TOUCH = lazy_regex(r"(?:[^\s\w*]|_)\*|\*(?:[^\s\w*]|_)")
 
 
 # A side V12 repairs has a CJK character right beside its ``*`` run (guard 5: the
@@ -78,7 +76,7 @@ _CJK = (
     "\u4e00-\u9fff\u3400-\u4dbf\u3040-\u30ff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f"
     "\u31f0-\u31ff\uf900-\ufaff\uff66-\uff9f\U00020000-\U0003ffff"  # _cjk_letter's
 )
-_CJK_STAR = re.compile(f"\\*(?:(?=[{_CJK}])|(?<=[{_CJK}]\\*))")
+_CJK_STAR = lazy_regex(f"\\*(?:(?=[{_CJK}])|(?<=[{_CJK}]\\*))")
 
 
 def _punct(ch: str) -> bool:
@@ -128,22 +126,7 @@ def _side(inner: str, outer: str) -> int:
 def _runs(text: str) -> list[tuple[int, int]]:
     """The unescaped ``*`` runs of a line outside inline code, bullet star excluded."""
     spans = pair_backticks(text) if "`" in text else None
-    bullet = _BULLET.match(text)
-    skip = bullet.end() - 2 if bullet is not None else -1
-    runs = []
-    for m in _STARS.finditer(text):
-        start, end = m.span()
-        j = start
-        while j and text[j - 1] == "\\":
-            j -= 1
-        if (start - j) % 2:
-            start += 1  # an escaped star is literal text
-        if start == end or (start == skip and end == start + 1):
-            continue
-        if spans is not None and spans.covers(start):
-            continue
-        runs.append((start, end))
-    return runs
+    return [run for run in star_runs(text, _BULLET()) if spans is None or not spans.covers(run[0])]
 
 
 def _repair_line(text: str) -> str | None:
@@ -179,11 +162,12 @@ def _repair_line(text: str) -> str | None:
 def space_cjk_emphasis(lines: list[Line]) -> list[Line] | None:
     """Insert U+200B where CJK punctuation stops emphasis from parsing; None when none."""
     out: list[Line] | None = None
+    touch = _TOUCH().search
     for i, line in enumerate(lines):
         text = line.text
         if line.kind is not PROSE or "*" not in text or text.isascii():
             continue
-        if _TOUCH.search(text) is None or is_link_reference_definition(text):
+        if touch(text) is None or is_link_reference_definition(text):
             continue
         new = _repair_line(text)
         if new is not None:

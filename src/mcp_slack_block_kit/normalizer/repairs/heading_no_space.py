@@ -19,14 +19,13 @@ on well-formed CommonMark (docs/llm-input-recovery.md).
 
 from __future__ import annotations
 
-import re
-
+from ..lazy import lazy_regex
 from ..line_model import PROSE, Line
 from ..syntax import holds_back_html, some_line_starts
 
-_HEADING = re.compile(r" {0,3}#{1,6}(?=[^ \t\n\r\f#])")
+_HEADING = lazy_regex(r" {0,3}#{1,6}(?=[^ \t\n\r\f#])")
 _STARTS_SOME_LINE = some_line_starts(r" {0,3}#{1,6}[^ \t\n\r\f#]")
-_INDENTED = re.compile(r"(?: {4}| {0,3}\t)[ \t]*[^ \t]")
+_INDENTED = lazy_regex(r"(?: {4}| {0,3}\t)[ \t]*[^ \t]")
 
 
 def may_fire(text: str) -> bool:
@@ -37,14 +36,15 @@ def may_fire(text: str) -> bool:
 def space_headings(lines: list[Line]) -> list[Line] | None:
     """Insert the missing space after a line-leading ``#`` run; None when none."""
     out: list[Line] | None = None
+    heading, indented = _HEADING().match, _INDENTED().match
     for i, line in enumerate(lines):
         if line.kind is not PROSE or "#" not in line.text[:4]:
             continue
-        m = _HEADING.match(line.text)
+        m = heading(line.text)
         if m is None:
             continue
         if i + 1 < len(lines) and (holds_back_html(lines[i + 1])
-                                   or _INDENTED.match(lines[i + 1].text)):  # guards 4 and 5
+                                   or indented(lines[i + 1].text)):  # guards 4 and 5
             continue
         if out is None:
             out = list(lines)

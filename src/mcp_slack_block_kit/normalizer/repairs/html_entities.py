@@ -15,14 +15,12 @@ rescanned (``&amp;#65;`` → ``&#65;``).
 
 from __future__ import annotations
 
-import re
-
-from ..line_model import BLANK, PROSE, TABLE, Line
+from ..lazy import lazy_regex
+from ..line_model import TEXT_KINDS, Line
 from ..mask import pair_backticks
 
-_ENTITY = re.compile(r"&(?:(amp|lt|gt|quot|apos)|#([xX])([0-9a-fA-F]+)|#([0-9a-fA-F]+));")
+_ENTITY = lazy_regex(r"&(?:(amp|lt|gt|quot|apos)|#([xX])([0-9a-fA-F]+)|#([0-9a-fA-F]+));")
 _NAMED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
-_SCOPE = (PROSE, BLANK, TABLE)
 
 
 def may_fire(text: str) -> bool:
@@ -46,7 +44,7 @@ def _decode_line(text: str) -> str | None:
     spans = None
     pieces: list[str] = []
     last = 0
-    for m in _ENTITY.finditer(text):
+    for m in _ENTITY().finditer(text):
         name = m.group(1)
         if name is not None:
             decoded: str | None = _NAMED[name]
@@ -73,7 +71,7 @@ def decode_html_entities(lines: list[Line]) -> list[Line] | None:
     """Decode the whitelisted entities outside code; None when nothing decoded."""
     out: list[Line] | None = None
     for i, line in enumerate(lines):
-        if line.kind not in _SCOPE or "&" not in line.text:
+        if line.kind not in TEXT_KINDS or "&" not in line.text:
             continue
         new = _decode_line(line.text)
         if new is not None:

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import re
 
+from ..lazy import lazy_regex
 from ..line_model import Line
 from ..regions import paragraphs
 
-_STARS = re.compile(r"\*+")
-_BULLET = re.compile(r"^ {0,3}(\*)[ \t]", re.MULTILINE)
+_STARS = lazy_regex(r"\*+")
+_BULLET = lazy_regex(r"^ {0,3}(\*)[ \t]", re.MULTILINE)
 
 
 def may_fire(text: str) -> bool:
@@ -29,10 +30,10 @@ def may_fire(text: str) -> bool:
 
 
 def _collapse(p: str) -> str | None:
-    bullets = {m.start(1) for m in _BULLET.finditer(p)}
+    bullets = {m.start(1) for m in _BULLET().finditer(p)}
     runs = [
         (m.start(), m.end())
-        for m in _STARS.finditer(p)
+        for m in _STARS().finditer(p)
         if not (m.end() - m.start() == 1 and m.start() in bullets)
     ]
     if len(runs) < 2 or len(runs) % 2 or any(e - s >= 3 for s, e in runs):

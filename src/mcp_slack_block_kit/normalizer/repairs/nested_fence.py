@@ -22,7 +22,9 @@ Fires when (numbered guards), walking from a FENCE_OPEN:
 5. with the outer fence lengthened, the whole span classifies as one block and
    the text after it ends inside no fence (``'```md\\n```py\\n```\\ny\\n```\\nz\\n```'``
    stays: pairing the last two runs either way is a guess);
-6. the reply holds at most 8 such blocks (each fix re-classifies the text);
+6. the reply holds at most 8 such blocks, and at most 16 candidates that pass guards 1-4
+   (each is checked by re-classifying the whole text, so more would make normalize
+   quadratic);
 7. between the inner blocks no fence line of the other character stands
    (``'~~~\\n~~~py\\n~~~\\n```\\n~~~'`` stays: CommonMark opens a backtick block there that
    holds the last ``~~~`` as code).
@@ -40,15 +42,14 @@ an outer fence in a list item or quote, tilde fences around backtick fences.
 
 from __future__ import annotations
 
-import re
-
 from ..classifier import classify
+from ..lazy import lazy_regex
 from ..line_model import FENCE_CLOSE, FENCE_CONTENT, FENCE_OPEN, Line, reassemble
 from ..textscan import fence_scan
 from .unclosed_fence import close_unclosed_fence
 
 # A fence line: 0-3 spaces, a run of >=3 backticks or tildes, the rest of the line.
-_FENCE = re.compile(r"( {0,3})(`{3,}|~{3,})(.*)")
+_FENCE = lazy_regex(r"( {0,3})(`{3,}|~{3,})(.*)")
 
 
 def may_fire(text: str) -> bool:
@@ -59,7 +60,7 @@ def may_fire(text: str) -> bool:
 
 def _fence(text: str, char: str) -> tuple[int, bool] | None:
     """``(run length, bare)`` when ``text`` is a fence line of ``char``, else None."""
-    m = _FENCE.match(text)
+    m = _FENCE().match(text)
     if m is None or m.group(2)[0] != char:
         return None
     info = m.group(3)
@@ -73,7 +74,7 @@ def _outer_end(lines: list[Line], i: int) -> tuple[int, int] | None:
     opener = lines[i]
     if opener.prefix or opener.cont:
         return None
-    m = _FENCE.match(opener.text)
+    m = _FENCE().match(opener.text)
     if m is None:
         return None
     char, length = m.group(2)[0], len(m.group(2))
@@ -113,7 +114,7 @@ def _outer_end(lines: list[Line], i: int) -> tuple[int, int] | None:
 
 
 def _lengthen(text: str, longer: int) -> str:
-    m = _FENCE.match(text)
+    m = _FENCE().match(text)
     assert m is not None  # both lines matched _FENCE in _outer_end
     return m.group(1) + m.group(2)[0] * longer + m.group(3)
 
@@ -126,9 +127,11 @@ def _ends_in_fence(lines: list[Line], after: int) -> bool:
     return k > after and lines[k].kind is FENCE_OPEN
 
 
-# Guard 6: each fix re-classifies the document, so a reply with more nested blocks than
-# this is left alone as a whole (keeping normalize linear; a real reply shows a few files).
+# Guard 6: each check of guard 5 re-classifies the document, so a reply with more nested
+# blocks, or more candidates, than these is left alone as a whole (keeping normalize linear;
+# a real reply shows a few files).
 MAX_FIXES = 8
+MAX_CHECKS = 16
 
 
 def lengthen_nested_fences(lines: list[Line]) -> list[Line] | None:
@@ -144,8 +147,10 @@ def lengthen_nested_fences(lines: list[Line]) -> list[Line] | None:
 
 def _lengthen_all(lines: list[Line]) -> list[Line] | None:
     fired = 0
+    checks = 0
     i = 0
-    # Each round moves ``i`` forward, so the loop ends after at most one round per line.
+    # Between fixes ``i`` only moves forward, and there are at most MAX_FIXES fixes: the loop
+    # ends after at most MAX_FIXES + 1 rounds per line.
     while i < len(lines):
         if lines[i].kind is not FENCE_OPEN:
             i += 1
@@ -155,6 +160,9 @@ def _lengthen_all(lines: list[Line]) -> list[Line] | None:
             i += 1
             continue
         k, longest = found
+        checks += 1
+        if checks > MAX_CHECKS:
+            return None  # guard 6
         new = list(lines)
         new[i] = lines[i]._replace(text=_lengthen(lines[i].text, longest + 1))
         new[k] = lines[k]._replace(text=_lengthen(lines[k].text, longest + 1))
@@ -172,5 +180,7 @@ def _lengthen_all(lines: list[Line]) -> list[Line] | None:
         if fired > MAX_FIXES:
             return None  # guard 6
         lines = fresh
-        i = k + 1
+        # The fix changes how the text after it classifies, which can let a block rejected
+        # above it pass now: check again from the start (a fixed block fails guard 1).
+        i = 0
     return lines if fired else None

@@ -17,51 +17,30 @@ Lines are processed top to bottom in place, so a repaired neighbour counts as a 
 
 from __future__ import annotations
 
-import re
-
-from ..line_model import PROSE, Line
-from ..regions import FenceWalkMemo, new_item_reaches_fence
+from ..lazy import lazy_regex
+from ..line_model import Line
+from ..regions import space_glued_markers
 from ..syntax import some_line_starts
 
-_GLUED = re.compile(r"( {0,3})[0-9]{1,9}([.)])[^ \t\n\r\f0-9]")
-_PEER = re.compile(r"[0-9]{1,9}([.)])[^0-9]")
-_STARTS_SOME_LINE = some_line_starts(_GLUED.pattern)
+_GLUED_PATTERN = r"( {0,3})[0-9]{1,9}([.)])[^ \t\n\r\f0-9]"
+_GLUED = lazy_regex(_GLUED_PATTERN)
+_PEER = lazy_regex(r"[0-9]{1,9}([.)])[^0-9]")
+_STARTS_SOME_LINE = some_line_starts(_GLUED_PATTERN)
 
 
 def may_fire(text: str) -> bool:
     """Cheap pre-check on the whole document."""
-    return _STARTS_SOME_LINE(text)
+    return ("." in text or ")" in text) and _STARTS_SOME_LINE(text)
 
 
-def _is_peer(line: Line, indent: str, marker: str) -> bool:
-    if line.kind is not PROSE or not line.text.startswith(indent):
+def _peer(text: str, indent: str, marker: str) -> bool:
+    """Guard 3 on a line's text."""
+    if not text.startswith(indent):
         return False
-    m = _PEER.match(line.text, len(indent))
+    m = _PEER().match(text, len(indent))
     return m is not None and m.group(1) == marker
 
 
 def space_numbers(lines: list[Line]) -> list[Line] | None:
     """Insert the missing space after glued ordered-list markers; None when none."""
-    out: list[Line] | None = None
-    cur = lines
-    memo: FenceWalkMemo = {}  # one walk state at most once: linear in all
-    for i, line in enumerate(lines):
-        if line.kind is not PROSE:
-            continue
-        m = _GLUED.match(line.text)
-        if m is None:
-            continue
-        indent, marker = m.group(1), m.group(2)
-        if not (
-            (i > 0 and _is_peer(cur[i - 1], indent, marker))
-            or (i + 1 < len(lines) and _is_peer(lines[i + 1], indent, marker))
-        ):
-            continue
-        end = m.end() - 1
-        text = line.text[:end] + " " + line.text[end:]
-        if new_item_reaches_fence(lines, i, text, end + 1, memo):
-            continue  # guard 4
-        if out is None:
-            out = cur = list(lines)
-        out[i] = line._replace(text=text)
-    return out
+    return space_glued_markers(lines, _GLUED(), _peer)

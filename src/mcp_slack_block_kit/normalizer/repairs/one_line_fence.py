@@ -27,9 +27,9 @@ Fires when (numbered guards):
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
+from ..lazy import lazy_regex
 from ..line_model import FENCE_CLOSE, FENCE_CONTENT, FENCE_OPEN, PROSE, Line
 from ..syntax import LANGUAGES, holds_back_html, split_one_liner
 from ..textscan import fence_scan
@@ -37,12 +37,12 @@ from ..textscan import fence_scan
 __all__ = ["EQUALS_UNDERLINE", "LANGUAGES", "may_fire", "split_one_line_fences", "split_one_liner",
            "will_split"]
 
-_CONTAINER_START = re.compile(r"[ \t]*(?:>|(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|\Z))")
+_CONTAINER_START = lazy_regex(r"[ \t]*(?:>|(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|\Z))")
 
 
 # Guard 8: a line that underlines the paragraph above it as a heading, and would be
 # paragraph text below a code block.
-EQUALS_UNDERLINE = re.compile(r" {0,3}=+[ \t]*\Z")
+EQUALS_UNDERLINE = lazy_regex(r" {0,3}=+[ \t]*\Z")
 
 
 def may_fire(text: str) -> bool:
@@ -55,6 +55,7 @@ def will_split(lines: Sequence[Line]) -> list[bool]:
     n = len(lines)
     out = [False] * n
     in_container = False  # the line above is paragraph text in (or lazily after) a container
+    underline, container_start = EQUALS_UNDERLINE().match, _CONTAINER_START().match
     for i, line in enumerate(lines):
         if line.kind is not PROSE:
             in_container = False
@@ -66,11 +67,11 @@ def will_split(lines: Sequence[Line]) -> list[bool]:
             and ("``" in t or "~~" in t)
             and split_one_liner(t) is not None
             and not (i + 1 < n and (holds_back_html(lines[i + 1])
-                                    or EQUALS_UNDERLINE.match(lines[i + 1].text)))
+                                    or underline(lines[i + 1].text)))
         ):
             out[i] = True
             continue
-        in_container = in_container or line.prefix > 0 or _CONTAINER_START.match(t) is not None
+        in_container = in_container or line.prefix > 0 or container_start(t) is not None
     return out
 
 

@@ -25,31 +25,32 @@ from __future__ import annotations
 import re
 from collections import deque
 
+from ..lazy import lazy_regex
 from ..line_model import BLANK, PROSE, Line
 from ..textscan import lf_text
 
 _WS = " \t\n\r\f"
-_TARGET = re.compile(r"[ \t\n\r\f]*\(([^) \t\n\r\f]+)\)")
-_URLISH = re.compile(r"[:/@#]")
-_BR = re.compile(r"<br", re.IGNORECASE)
-_SPACE = re.compile(r"[ \t\n\r\f]")
+_TARGET = lazy_regex(r"[ \t\n\r\f]*\(([^) \t\n\r\f]+)\)")
+_URLISH = lazy_regex(r"[:/@#]")
+_BR = lazy_regex(r"<br", re.IGNORECASE)
+_SPACE = lazy_regex(r"[ \t\n\r\f]")
 # A line ending in "]", blank lines, a line starting with a URL-like "(target)" (guards 1-3
 # on the raw lines, kinds aside), in the text with LF line endings.
-_MAY_FIRE = re.compile(
+_MAY_FIRE = lazy_regex(
     r"\][ \t\f]*\n(?:[^\S\n]*\n)*[ \t\f]*\([^) \t\n\r\f]*[:/@#][^) \t\n\r\f]*\)"
 )
-_IN_CONTAINER = re.compile(r"[ \t]|>|(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|\Z)")
+_IN_CONTAINER = lazy_regex(r"[ \t]|>|(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|\Z)")
 
 
 def _rearms_br(text: str) -> bool:
     from .br_tag import live_br_tags  # R8's own test, so the two can never disagree
 
-    return _BR.search(text) is not None and bool(live_br_tags(text))
+    return _BR().search(text) is not None and bool(live_br_tags(text))
 
 
 def may_fire(text: str) -> bool:
     """Cheap pre-check on the whole document: a ``[label]`` line, then a ``(url)`` line."""
-    return "]" in text and "(" in text and _MAY_FIRE.search(lf_text(text)) is not None
+    return "]" in text and "(" in text and _MAY_FIRE().search(lf_text(text)) is not None
 
 
 def _head(line: Line, first: bool = True) -> str | None:
@@ -73,11 +74,11 @@ def _target(parts: deque[str]) -> tuple[str, str] | None:
         take.append(part)
         # Leading white space may precede "("; after it, ")" or white space ends the target.
         core = "".join(take).lstrip(_WS)
-        if ")" in core or _SPACE.search(core) is not None:
+        if ")" in core or _SPACE().search(core) is not None:
             break
     joined = "".join(take)
-    m = _TARGET.match(joined)
-    if m is None or _URLISH.search(m.group(1)) is None:
+    m = _TARGET().match(joined)
+    if m is None or _URLISH().search(m.group(1)) is None:
         return None
     for _ in take:
         parts.popleft()
@@ -109,7 +110,7 @@ def merge_split_links(lines: list[Line]) -> list[Line] | None:
                 j += 1
             if j >= n or lines[j].kind is not PROSE:
                 break
-            if j > i and _IN_CONTAINER.match(line.text) is not None:
+            if j > i and _IN_CONTAINER().match(line.text) is not None:
                 break  # guard 5
             found = _target(deque([lines[j].text]))
             if found is None:

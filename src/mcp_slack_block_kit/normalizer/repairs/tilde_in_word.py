@@ -18,19 +18,17 @@ are all escaped in a single pass.
 
 from __future__ import annotations
 
-import re
-
-from ..line_model import BLANK, PROSE, TABLE, Line
+from ..lazy import lazy_regex
+from ..line_model import TEXT_KINDS, Line
 from ..mask import in_spans, link_targets, pair_backticks
 
 # Starts with the literal "~" so the regex engine can skip to it quickly.
-_TILDE = re.compile(r"~(?<=[A-Za-z0-9]~)(?=[A-Za-z0-9])")
-_SCOPE = (PROSE, BLANK, TABLE)
+_TILDE = lazy_regex(r"~(?<=[A-Za-z0-9]~)(?=[A-Za-z0-9])")
 
 
 def may_fire(text: str) -> bool:
     """Cheap pre-check on the whole document."""
-    return "~" in text and _TILDE.search(text) is not None
+    return "~" in text and _TILDE().search(text) is not None
 
 
 def _escape_line(text: str) -> str | None:
@@ -38,7 +36,7 @@ def _escape_line(text: str) -> str | None:
     links = link_targets(text) if "](" in text or "<" in text else []
     pieces: list[str] = []
     last = 0
-    for m in _TILDE.finditer(text):
+    for m in _TILDE().finditer(text):
         pos = m.start()
         if (spans is not None and spans.covers(pos)) or in_spans(links, pos):
             continue
@@ -56,7 +54,7 @@ def escape_tildes(lines: list[Line]) -> list[Line] | None:
     out: list[Line] | None = None
     for i, line in enumerate(lines):
         text = line.text
-        if line.kind not in _SCOPE or "~" not in text or "~~" in text:
+        if line.kind not in TEXT_KINDS or "~" not in text or "~~" in text:
             continue
         new = _escape_line(text)
         if new is not None:

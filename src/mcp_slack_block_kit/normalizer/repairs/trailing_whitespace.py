@@ -18,27 +18,33 @@ The line ending is not part of the run: ``hello   \\r\\n`` → ``hello\\r\\n``.
 
 from __future__ import annotations
 
-import re
-
-from ..line_model import BLANK, FENCE_CONTENT, FENCE_OPEN, INDENTED_CODE, PROSE, TABLE, Line
+from ..lazy import lazy_regex
+from ..line_model import (
+    BLANK,
+    FENCE_CONTENT,
+    FENCE_OPEN,
+    INDENTED_CODE,
+    PROSE,
+    TEXT_KINDS,
+    Line,
+)
 from ..mask import pair_backticks
 from ..syntax import is_link_reference_definition
 from .one_line_fence import will_split
 
-_LIST_ITEM = re.compile(r" {0,3}(?:[-*+]|[0-9]{1,9}[.)]) ")
-_SCOPE = (PROSE, BLANK, TABLE)
+_LIST_ITEM = lazy_regex(r" {0,3}(?:[-*+]|[0-9]{1,9}[.)]) ")
 # A line ending after a space/TAB. Starting at the literal ending lets the regex engine
 # skip ahead in C (a ``[ \t]\n`` search would stop at every space).
-_LF_AFTER_BLANK = re.compile(r"\n(?<=[ \t]\n)")
-_CR_AFTER_BLANK = re.compile(r"\r(?<=[ \t]\r)")
+_LF_AFTER_BLANK = lazy_regex(r"\n(?<=[ \t]\n)")
+_CR_AFTER_BLANK = lazy_regex(r"\r(?<=[ \t]\r)")
 
 
 def may_fire(text: str) -> bool:
     """Cheap pre-check on the whole document."""
     return (
-        _LF_AFTER_BLANK.search(text) is not None
+        _LF_AFTER_BLANK().search(text) is not None
         or text.endswith((" ", "\t"))
-        or ("\r" in text and _CR_AFTER_BLANK.search(text) is not None)
+        or ("\r" in text and _CR_AFTER_BLANK().search(text) is not None)
     )
 
 
@@ -108,7 +114,7 @@ def strip_trailing_whitespace(lines: list[Line]) -> list[Line] | None:
     candidates: list[int] = []
     for i, line in enumerate(lines):
         text = line.text
-        if text and text[-1] in " \t" and line.kind in _SCOPE:
+        if text and text[-1] in " \t" and line.kind in TEXT_KINDS:
             candidates.append(i)
     if not candidates:
         return None
@@ -134,7 +140,7 @@ def strip_trailing_whitespace(lines: list[Line]) -> list[Line] | None:
                 and i + 1 < n
                 and lines[i + 1].kind is PROSE
                 and not v4[i + 1]
-                and _LIST_ITEM.match(text) is None
+                and _LIST_ITEM().match(text) is None
             ):
                 continue  # a hard line break (PROSE lines are never whitespace-only)
         elif line.kind is BLANK:

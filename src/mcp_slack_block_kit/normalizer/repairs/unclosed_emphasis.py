@@ -26,17 +26,14 @@ Only the last line is edited: an opener on an earlier line is ambiguous.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
-
+from ..lazy import lazy_regex
 from ..line_model import Line
-from ..mask import in_spans, link_targets, pair_backticks
+from ..mask import in_spans, link_targets, pair_backticks, star_runs
 from ..regions import paragraphs_holding
 from ..textscan import lines_holding
 
-_STARS = re.compile(r"\*+")
-_BULLET = re.compile(r" {0,3}\*[ \t]")
-_ALNUM = re.compile(r"[A-Za-z0-9]")
+_BULLET = lazy_regex(r" {0,3}\*[ \t]")
+_ALNUM = lazy_regex(r"[A-Za-z0-9]")
 _BLANKS = (" ", "\t")
 
 
@@ -62,28 +59,11 @@ def _may_close(text: str) -> bool:
         # One run of at most two stars (guards 2 and 6); guards 3-7 on it.
         return last - first <= 1 and _closable(text, first, last + 1)
     found: tuple[int, int] | None = None
-    for run in _star_runs(text):
+    for run in star_runs(text, _BULLET()):
         if found is not None:
             return False  # guard 2: more than one run
         found = run
     return found is not None and _closable(text, *found)
-
-
-def _star_runs(text: str) -> Iterator[tuple[int, int]]:
-    """The ``*`` runs of a line that could be markup: an escaped star is literal text and a
-    bullet's star is no run."""
-    bullet = _BULLET.match(text)
-    skip = bullet.end() - 2 if bullet is not None else -1
-    for m in _STARS.finditer(text):
-        start, end = m.span()
-        j = start
-        while j and text[j - 1] == "\\":
-            j -= 1
-        if (start - j) % 2:
-            start += 1  # an escaped star is literal text
-        if start == end or (start == skip and end == start + 1):
-            continue
-        yield start, end
 
 
 def _closable(text: str, start: int, stop: int) -> bool:
@@ -92,7 +72,7 @@ def _closable(text: str, start: int, stop: int) -> bool:
         return False
     if stop >= len(text) or text[stop].isspace():
         return False
-    if stop - start > 2 or _ALNUM.search(text, stop) is None:
+    if stop - start > 2 or _ALNUM().search(text, stop) is None:
         return False
     return not (len(text) - len(text.rstrip("\\"))) % 2  # guard 7
 
@@ -107,7 +87,7 @@ def _literal_spans(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, in
 def _runs(text: str) -> list[tuple[int, int]]:
     code, links = _literal_spans(text)
     runs = []
-    for start, end in _star_runs(text):
+    for start, end in star_runs(text, _BULLET()):
         if in_spans(code, start) or in_spans(links, start):
             return []  # guard 8: a star that is code or URL; leave the line alone
         runs.append((start, end))

@@ -18,12 +18,11 @@ the closer takes its place.
 
 from __future__ import annotations
 
-import re
-
+from ..lazy import lazy_regex
 from ..line_model import FENCE_CLOSE, FENCE_CONTENT, FENCE_OPEN, Line, is_blank
 from ..textscan import fence_scan
 
-_OPENER = re.compile(r"( {0,3})(`{3,}|~{3,})")
+_OPENER = lazy_regex(r"( {0,3})(`{3,}|~{3,})")
 
 
 def may_fire(text: str) -> bool:
@@ -39,7 +38,7 @@ def close_unclosed_fence(lines: list[Line]) -> list[Line] | None:
     if i < 0 or lines[i].kind is not FENCE_OPEN:
         return None
     opener = lines[i]
-    m = _OPENER.match(opener.text, opener.prefix)
+    m = _OPENER().match(opener.text, opener.prefix)
     if m is None:  # every FENCE_OPEN from the classifier matches; V4 openers have no prefix
         return None
     closer = opener.cont + m.group(1) + m.group(2)

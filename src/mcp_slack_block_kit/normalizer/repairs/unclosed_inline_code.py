@@ -21,14 +21,13 @@ Result: as many backticks as *first* has are appended to *L*.
 
 from __future__ import annotations
 
-import re
-
+from ..lazy import lazy_regex
 from ..line_model import Line
 from ..mask import in_spans, link_targets, pair_backticks
 from ..regions import paragraphs_holding
 from ..textscan import lines_holding, outside_fences
 
-_SINGLE_PAIR = re.compile(r"`[^`\n]*`")
+_SINGLE_PAIR = lazy_regex(r"`[^`\n]*`")
 
 
 def may_fire(text: str) -> bool:
@@ -44,7 +43,7 @@ def may_fire(text: str) -> bool:
     prose = outside_fences(text)  # a fenced line is in no paragraph
     if "``" not in prose and "\\`" not in prose:
         # Single backticks only: removing each line's pairs leaves the unpaired ones.
-        return "`" in _SINGLE_PAIR.sub("", prose)
+        return "`" in _SINGLE_PAIR().sub("", prose)
     return any(_unpaired(t) for t in lines_holding(text, "`") if "```" not in t)
 
 

@@ -37,27 +37,26 @@ Never fires on: ``a | b`` in a sentence, ``cat x | grep y``, ``| a |`` alone,
 
 from __future__ import annotations
 
-import re
-
+from ..lazy import lazy_regex
 from ..line_model import BLANK, FENCE_OPEN, PROSE, TABLE, Line
 from ..syntax import DELIMITER_ROW, cell_count, some_line_starts
 from ..textscan import lf_text
 
 # A line that opens a block and so ends a table: heading, quote, list item, fence.
-_BLOCK_START = re.compile(
+_BLOCK_START = lazy_regex(
     r" {0,3}(?:#{1,6}(?:[ \t]|\Z)|>|[-*+](?:[ \t]|\Z)|[0-9]{1,9}[.)](?:[ \t]|\Z)|```|~~~)"
 )
-_CONTAINER = re.compile(r"[ \t]|>| {0,3}(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|\Z)")
-_HEADING = re.compile(r" {0,3}#{1,6}(?:[ \t]|\Z)")
-_DELIMITER_CELL = re.compile(r":?-+:?")
-_PIPE = re.compile(r"(?<!\\)(?:\\\\)*\|")
+_CONTAINER = lazy_regex(r"[ \t]|>| {0,3}(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|\Z)")
+_HEADING = lazy_regex(r" {0,3}#{1,6}(?:[ \t]|\Z)")
+_DELIMITER_CELL = lazy_regex(r":?-+:?")
+_PIPE = lazy_regex(r"(?<!\\)(?:\\\\)*\|")
 _WS = " \t\f"
 _two_rows = some_line_starts(r"\|[^\r\n]*\|[ \t\f]*(?:\r\n|\r|\n)\|")
 
 
 # Blocks of adjacent lines that start with ``|`` (after a line ending; at the start).
-_ROWS_AFTER_LF = re.compile(r"\n\|[^\n]*(?:\n\|[^\n]*)*")  # a literal start: searched in C
-_FIRST_ROWS = re.compile(r"\|[^\n]*(?:\n\|[^\n]*)*")
+_ROWS_AFTER_LF = lazy_regex(r"\n\|[^\n]*(?:\n\|[^\n]*)*")  # a literal start: searched in C
+_FIRST_ROWS = lazy_regex(r"\|[^\n]*(?:\n\|[^\n]*)*")
 
 
 def may_fire(text: str) -> bool:
@@ -71,10 +70,10 @@ def may_fire(text: str) -> bool:
     if "|" not in text or not _two_rows(text):
         return False
     lf = lf_text(text)
-    first = _FIRST_ROWS.match(lf)
+    first = _FIRST_ROWS().match(lf)
     blocks = [] if first is None else [first.group()]
     after = 0 if first is None else first.end()
-    blocks += [m.group()[1:] for m in _ROWS_AFTER_LF.finditer(lf, after)]
+    blocks += [m.group()[1:] for m in _ROWS_AFTER_LF().finditer(lf, after)]
     return any(_pair_in(block.split("\n")) for block in blocks)
 
 
@@ -82,6 +81,7 @@ def _pair_in(rows: list[str]) -> bool:
     """The pre-check on one block of adjacent lines that start with ``|``."""
     tabled = False
     prev_cells = 0
+    delimiter_row = DELIMITER_ROW().match
     for i, t in enumerate(rows):
         if ">" in t:
             tabled = False
@@ -92,7 +92,7 @@ def _pair_in(rows: list[str]) -> bool:
             i
             and "---" in t
             and ">" not in rows[i - 1]
-            and DELIMITER_ROW.match(t) is not None
+            and delimiter_row(t) is not None
             and cell_count(t) == cell_count(rows[i - 1])
         ):
             tabled = True
@@ -119,7 +119,7 @@ def _cells(text: str) -> int:
     if "\\" not in row:  # no escapes: every pipe counts (the regex below is slow)
         count = row.count("|")
         return count - 1 if count >= 2 and row[-1] == "|" else 0
-    pipes = [m.end() - 1 for m in _PIPE.finditer(row)]
+    pipes = [m.end() - 1 for m in _PIPE().finditer(row)]
     if len(pipes) < 2 or pipes[-1] != len(row) - 1:
         return 0
     return len(pipes) - 1
@@ -129,13 +129,13 @@ def _ends_table(line: Line | None) -> bool:
     """Guard 5: does ``line`` (None: the end of the text) stop a table?"""
     if line is None or line.kind is BLANK or line.kind is FENCE_OPEN:
         return True
-    return _BLOCK_START.match(line.text) is not None
+    return _BLOCK_START().match(line.text) is not None
 
 
 def _delimiter_like(text: str) -> bool:
     """Guard 6: is the row ``text`` a GFM delimiter row (cells like ``:-:``, ``--``)?"""
     cells = text.strip(_WS).strip("|").split("|")
-    return all(_DELIMITER_CELL.fullmatch(cell.strip(_WS)) for cell in cells)
+    return all(_DELIMITER_CELL().fullmatch(cell.strip(_WS)) for cell in cells)
 
 
 def _lazy(lines: list[Line], i: int) -> bool:
@@ -147,9 +147,9 @@ def _lazy(lines: list[Line], i: int) -> bool:
     j = i - 1
     while j >= 0 and lines[j].kind is PROSE:
         text = lines[j].text
-        if not text.strip(_WS) or _HEADING.match(text) is not None:
+        if not text.strip(_WS) or _HEADING().match(text) is not None:
             return False
-        if _CONTAINER.match(text) is not None:
+        if _CONTAINER().match(text) is not None:
             return True
         j -= 1
     return False

@@ -26,26 +26,26 @@ prose, so the converter rescues them only with peer evidence.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 
 from ..classifier import columns as columns_after  # the classifier's own column count
+from ..lazy import lazy_regex
 from ..line_model import INDENTED_CODE, PROSE, Line
 from ..regions import FenceWalkMemo, new_item_reaches_fence
 from ..syntax import some_line_starts
 
 GLYPHS = "•‣⁃⁌⁍∙◦▪▫●○■□◆◇"
-_BULLET = re.compile(r"( {0,3})[" + GLYPHS + r"][ \t]+")
+_BULLET = lazy_regex(r"( {0,3})[" + GLYPHS + r"][ \t]+")
 _STARTS_SOME_LINE = some_line_starts(r"[ \t]*[" + GLYPHS + r"][ \t]")
 # Any indentation, and text after the glyph; ``_nests`` decides whether it is an item.
-_INDENTED_BULLET = re.compile(r"([ \t]*)[" + GLYPHS + r"][ \t]+(?=[^ \t])")
+_INDENTED_BULLET = lazy_regex(r"([ \t]*)[" + GLYPHS + r"][ \t]+(?=[^ \t])")
 # A bullet or first ordered item that is already Markdown: indentation, marker, gap. Other
 # numbers are skipped: they cannot start a list that interrupts a paragraph.
-_MARKER = re.compile(r"([ \t]*)([-*+]|0{0,8}1[.)])([ \t]+)(?=[^ \t])")
+_MARKER = lazy_regex(r"([ \t]*)([-*+]|0{0,8}1[.)])([ \t]+)(?=[^ \t])")
 # Lines after which an indented line is no paragraph continuation (code, or lazy text of
 # a quote): a quote, an ATX heading, a thematic break or setext underline. Conservative:
 # any indentation.
-_ENDS_RUN = re.compile(
+_ENDS_RUN = lazy_regex(
     r"[ \t]*(?:>|#{1,6}(?:[ \t]|\Z)|(?:(?:\*[ \t]*){3,}|(?:_[ \t]*){3,}|(?:-[ \t]*)+|=+)[ \t]*\Z)"
 )
 
@@ -80,21 +80,23 @@ def replace_bullet_glyphs(lines: list[Line]) -> list[Line] | None:
         ),
         default=-1,
     )
+    bullet, indented_bullet = _BULLET().match, _INDENTED_BULLET().match
+    ends_run = _ENDS_RUN().match
     for i, line in enumerate(lines):
         text = line.text
         if line.kind is not PROSE or not text.strip():
             items.clear()
             continue
-        m = _BULLET.match(text)
+        m = bullet(text)
         if m is not None:
             indent = len(m.group(1))
         else:
-            m = _INDENTED_BULLET.match(text)
+            m = indented_bullet(text)
             indent = _columns(m.group(1)) if m is not None else 0
             if m is not None and not _nests(items, indent):
                 m = None
         if m is None:
-            if _ENDS_RUN.match(text) is not None:
+            if ends_run(text) is not None:
                 items.clear()
             else:
                 _track_marker(items, text)
@@ -126,7 +128,7 @@ def _open(items: list[int], indent: int, content: int) -> None:
 
 def _track_marker(items: list[int], text: str) -> None:
     """Follow the items a Markdown marker line opens (other lines change nothing)."""
-    m = _MARKER.match(text)
+    m = _MARKER().match(text)
     if m is None:
         return
     indent = _columns(m.group(1))

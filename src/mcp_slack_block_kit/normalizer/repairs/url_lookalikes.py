@@ -13,14 +13,14 @@ Fires when (numbered guards):
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
-from ..line_model import BLANK, PROSE, TABLE, Line
-from ..mask import pair_backticks
+from ..lazy import lazy_regex
+from ..line_model import TEXT_KINDS, Line
+from ..mask import AUTOLINK, AUTOLINK_HEAD, pair_backticks
 
 _CHARS = "\u2013\u2014\u2018\u2019\u201c\u201d\u2026"
-_LOOKALIKE = re.compile(f"[{_CHARS}]")
+_LOOKALIKE = lazy_regex(f"[{_CHARS}]")
 _ASCII = str.maketrans(
     {
         "\u2013": "-",
@@ -32,21 +32,19 @@ _ASCII = str.maketrans(
         "\u2026": "...",
     }
 )
-_AUTOLINK = re.compile(r"<[A-Za-z][A-Za-z0-9+.\-]{1,31}:[^<> \t\n\r\f]*>")
-_SCOPE = (PROSE, BLANK, TABLE)
 # Supersets of what the repair rewrites: a look-alike after ``](`` with no ``)`` or line
 # ending between (a ``](`` in between restarts the match, keeping the scan linear), or
 # one inside an autolink. Each begins with a literal the regex engine skips to in C.
-_IN_DESTINATION = re.compile(rf"\]\((?:[^)\n\r\]]|\](?!\())*[{_CHARS}]")
-_IN_AUTOLINK = re.compile(rf"<[A-Za-z][A-Za-z0-9+.\-]{{1,31}}:[^<> \t\n\r\f]*[{_CHARS}]")
+_IN_DESTINATION = lazy_regex(rf"\]\((?:[^)\n\r\]]|\](?!\())*[{_CHARS}]")
+_IN_AUTOLINK = lazy_regex(AUTOLINK_HEAD + f"[{_CHARS}]")
 
 
 def may_fire(text: str) -> bool:
     """Cheap pre-check on the whole document."""
     return (
         not text.isascii()
-        and _LOOKALIKE.search(text) is not None
-        and (_IN_DESTINATION.search(text) is not None or _IN_AUTOLINK.search(text) is not None)
+        and _LOOKALIKE().search(text) is not None
+        and (_IN_DESTINATION().search(text) is not None or _IN_AUTOLINK().search(text) is not None)
     )
 
 
@@ -66,7 +64,7 @@ def _destinations(text: str) -> list[tuple[int, int, int]]:
 
 
 def _autolinks(text: str) -> list[tuple[int, int, int]]:
-    return [(m.start(), m.start(), m.end()) for m in _AUTOLINK.finditer(text)]
+    return [(m.start(), m.start(), m.end()) for m in AUTOLINK().finditer(text)]
 
 
 def _rewrite(text: str, matches: list[tuple[int, int, int]]) -> str:
@@ -74,7 +72,7 @@ def _rewrite(text: str, matches: list[tuple[int, int, int]]) -> str:
     pieces: list[str] = []
     last = 0
     for start, a, b in matches:
-        if _LOOKALIKE.search(text, a, b) is None:
+        if _LOOKALIKE().search(text, a, b) is None:
             continue
         if spans is None:
             spans = pair_backticks(text)
@@ -95,8 +93,9 @@ _PASSES: tuple[Callable[[str], list[tuple[int, int, int]]], ...] = (_destination
 def asciify_urls(lines: list[Line]) -> list[Line] | None:
     """Replace look-alike characters inside link destinations and autolinks; None when none."""
     out: list[Line] | None = None
+    lookalike = _LOOKALIKE().search
     for i, line in enumerate(lines):
-        if line.kind not in _SCOPE or _LOOKALIKE.search(line.text) is None:
+        if line.kind not in TEXT_KINDS or lookalike(line.text) is None:
             continue
         text = line.text
         for find in _PASSES:
