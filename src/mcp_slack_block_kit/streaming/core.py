@@ -307,6 +307,7 @@ class MarkdownStream(ShortPaths):
         self._context = ""  # raw lines the repairs must see before _ls (see _window)
         self._carry = ""  # the lines before _ls a code span runs on from (_carry_lines)
         self._table_head: tuple[str, str, int] | None = None  # header, delimiter, its start
+        self._writer.reset_lines()
 
     # -- committing --------------------------------------------------------------------
 
@@ -489,7 +490,18 @@ class MarkdownStream(ShortPaths):
         if not esc_all.startswith(line_esc):
             return
         esc = esc_all[len(line_esc):]
-        self._emit(esc, None, Boundary.LINE if c != 0 else Boundary.BLOCK)
+        boundary = Boundary.LINE if c != 0 else Boundary.BLOCK
+        writer = self._writer
+        if writer.table is not None or "|" in esc or "|" in line_esc:
+            # Line by line, so the writer follows a table (and breaks between its rows).
+            lines = esc.split("\n")
+            pieces = [("\n" + t, None) for t in lines]
+            pieces[0] = (lines[0], None)
+            writer.write_lines(pieces if lines[0] else pieces[1:], boundary, line_esc)
+        else:
+            if "\n" in esc:
+                writer.rows = ("", "")  # lines without a pipe: no table head in them
+            self._emit(esc, None, boundary)
         cut = norm.rfind("\n") + 1
         self._line_norm = [norm[cut:]]
         self._line_esc = [esc_all[esc_all.rfind("\n") + 1 :]]
@@ -639,8 +651,4 @@ class MarkdownStream(ShortPaths):
 
     def _write(self, pieces: list[Piece], boundary: Boundary) -> None:
         whole = sum(len(p.text) for p in pieces) if boundary is Boundary.BLOCK else 0
-        write = self._writer.write
-        for piece in pieces:
-            write(piece.text, piece.fence, boundary, whole)
-            boundary = Boundary.LINE
-            whole = 0
+        self._writer.write_lines(pieces, boundary, "".join(self._line_esc), whole)
