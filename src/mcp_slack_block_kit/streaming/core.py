@@ -17,7 +17,7 @@ from ..blocks.limits import MAX_MARKDOWN_TEXT_CHARS
 from ..converter.options import Options
 from ..exceptions import InvalidOptionsError, StreamClosedError
 from ..normalizer import normalize
-from ..normalizer.lines import delimiter_row, split_one_liner
+from ..normalizer.lines import FENCE_CONTENT, FENCE_OPEN, classify, delimiter_row, split_one_liner
 from ..normalizer.mask import pair_backticks
 from ..normalizer.pipeline import PIPELINE
 from .escape import Escaper, Piece
@@ -37,7 +37,6 @@ from .lines import (
     closes,
     drop_prefix,
     ends_container,
-    ends_in_fence,
     fence_of_line,
     head_verdict,
     joins_split_link,
@@ -45,7 +44,7 @@ from .lines import (
     rewrite_links,
 )
 from .messages import Boundary, Writer
-from .quick import Q_CODE, Q_NONE, Q_PROSE, ShortPaths, StreamEvent
+from .quick import Q_BATCH, Q_CODE, Q_NONE, Q_PROSE, ShortPaths, StreamEvent
 
 __all__ = [
     "DEFAULT_MAX_MESSAGE_CHARS",
@@ -58,6 +57,15 @@ DEFAULT_MAX_MESSAGE_CHARS = MAX_MARKDOWN_TEXT_CHARS
 """Slack's cap on the text of one streamed message (chat.appendStream)."""
 MIN_MESSAGE_CHARS = 256
 """The smallest ``max_message_chars``: room for a reopened fence and some text."""
+BATCH = 16
+"""While the commit waits inside a line (``Q_BATCH``), the full step runs again once this
+many plain characters arrived."""
+FENCE_REPAIRS = frozenset({"V3", "V4", "V13"})
+"""The repairs of fenced blocks (unclosed, one-line and nested fences): text without a
+run of three backticks or tildes gives them nothing to do."""
+_plain = NOT_PLAIN.search
+TOP_FENCE = re.compile(r"(`{3,}|~{3,})")
+TOP_CLOSER = re.compile(r" {0,3}(`{3,}|~{3,})[ \t]*\n?\Z")
 CARRY_LIMIT = 4096
 """Past this many characters of lines a code span runs on from, a paragraph is held whole
 (so each line's repair does not read them all again)."""
@@ -78,16 +86,18 @@ class MarkdownStream(ShortPaths):
         "_carry",
         "_context",
         "_escaper",
+        "_fence_since",
         "_flags",
         "_fresh",
         "_has_content",
         "_last_line",
         "_lines_done",
         "_may_fire",
-        "_open_tail",
+        "_may_fire_prose",
         "_quick",
         "_risky_re",
         "_table_head",
+        "_unread",
     )
 
     def __init__(
@@ -113,6 +123,10 @@ class MarkdownStream(ShortPaths):
         # normalize() returns its input.
         self._may_fire = tuple(
             r.may_fire for r in PIPELINE if r.enabled_by is None or self._flags[r.enabled_by])
+        # The same without the repairs of fenced blocks, which need a fence run to fire.
+        self._may_fire_prose = tuple(
+            r.may_fire for r in PIPELINE if (r.enabled_by is None or self._flags[r.enabled_by])
+            and r.code not in FENCE_REPAIRS)
         self._writer = Writer(max_message_chars)
         risky = [r"[A-Za-z0-9]~", r"\|", r"<[Bb][Rr]"]
         if options.decode_html_entities:
@@ -135,6 +149,8 @@ class MarkdownStream(ShortPaths):
         self._is_fence = False
         self._hold_all = False
         self._quick = Q_NONE  # the short path the next delta may take (see push)
+        self._unread = 0  # characters stored since the full step last ran (see BATCH)
+        self._fence_since = -1  # see _still_in_fence
         self._open_segment(fresh=True, fence=False)
 
     @property
@@ -160,26 +176,37 @@ class MarkdownStream(ShortPaths):
         Raises ``TypeError`` for a non-``str`` delta and ``StreamClosedError`` after
         ``finish``.
         """
+        quick = self._quick
+        if quick and delta and type(delta) is str:  # (a finished stream has no short path)
+            # Most deltas cannot change what is held back: they take a short path.
+            if quick == Q_PROSE:
+                if _plain(delta) is None:
+                    return self._push_plain(delta)
+            elif quick >= Q_CODE:
+                if quick == Q_BATCH:
+                    if self._unread + len(delta) < BATCH and _plain(delta) is None:
+                        # The commit waits for something a plain delta cannot settle:
+                        # plain characters are stored and read with the next ones (a
+                        # line ending, or a character that opens, closes or escapes
+                        # something, runs the full step at once).
+                        self._seg += delta
+                        self._unread += len(delta)
+                        return []
+                elif "\n" not in delta and "\r" not in delta:
+                    if quick == Q_CODE:
+                        return self._push_code(delta)
+                    self._seg += delta
+                    return []
+            elif _plain(delta) is None:  # Q_WAIT_PLAIN
+                self._seg += delta
+                return []
         if not isinstance(delta, str):
             raise TypeError(f"delta must be a str, not {type(delta).__name__}")
         if self._finished:
             raise StreamClosedError("push after finish: the stream is closed")
         if not delta:
             return []
-        quick = self._quick
-        if quick:
-            # Most deltas cannot change what is held back: they take a short path.
-            if quick >= Q_CODE:
-                if "\n" not in delta and "\r" not in delta:
-                    if quick == Q_CODE:
-                        return self._push_code(delta)
-                    self._seg += delta
-                    return []
-            elif NOT_PLAIN.search(delta) is None:
-                if quick == Q_PROSE:
-                    return self._push_plain(delta)
-                self._seg += delta
-                return []
+        self._unread = 0
         if self._cr:
             delta = "\r" + delta
             self._cr = False
@@ -276,7 +303,7 @@ class MarkdownStream(ShortPaths):
         """End the open segment at ``_seg[at]`` (when the classifier agrees) and open the
         next one with the rest."""
         head = self._seg[:at]
-        if ("```" in head or "~~~" in head) and ends_in_fence(head):
+        if ("```" in head or "~~~" in head) and self._still_in_fence(head):
             self._hold_all = True  # the classifier still sees a fence: the segment goes on
             return
         rest = self._seg[at:]
@@ -290,6 +317,40 @@ class MarkdownStream(ShortPaths):
         self._open_segment(fresh=not fence_next, fence=fence_next)
         if rest and not fence_next:
             self._has_content = bool(rest.strip(WS))
+
+    def _still_in_fence(self, head: str) -> bool:
+        """Does the classifier see ``head`` (the segment up to a cut) end inside a fenced
+        code block? Once it saw a fence opened at top level still open, only a later fence
+        run can close it: until one arrives the answer stands without asking again (each
+        ask reads the whole segment)."""
+        since = self._fence_since
+        if since >= 0 and head.find("```", since) < 0 and head.find("~~~", since) < 0:
+            return True
+        if self._closed_at_top(head):
+            return False
+        lines = classify(head)
+        if lines[-1].kind not in (FENCE_OPEN, FENCE_CONTENT):
+            self._fence_since = -1
+            return False
+        j = len(lines) - 1
+        while j and lines[j].kind is not FENCE_OPEN:
+            j -= 1
+        # A fence in a list item or quote also ends with its container: ask every time.
+        self._fence_since = max(len(head) - 2, 0) if not lines[j].prefix else -1
+        return True
+
+    def _closed_at_top(self, head: str) -> bool:
+        """Is ``head`` a code block opened at the start of a line and closed by its last
+        line, a bare fence line no more indented than a top-level closer can be? (The
+        classifier agrees then: no need to ask it.)"""
+        if not self._is_fence:
+            return False
+        opener = TOP_FENCE.match(head)
+        start = head.rfind("\n", 0, len(head) - 1) + 1
+        closer = TOP_CLOSER.match(head, start)
+        return (opener is not None and closer is not None and start > 0
+                and closer.group(1)[0] == opener.group(1)[0]
+                and len(closer.group(1)) >= len(opener.group(1)))
 
     def _open_segment(self, *, fresh: bool, fence: bool) -> None:
         self._c = 0  # raw characters of the segment already committed
@@ -308,6 +369,7 @@ class MarkdownStream(ShortPaths):
         self._carry = ""  # the lines before _ls a code span runs on from (_carry_lines)
         self._table_head: tuple[str, str, int] | None = None  # header, delimiter, its start
         self._writer.reset_lines()
+        self._fence_since = -1  # see _still_in_fence
 
     # -- committing --------------------------------------------------------------------
 
@@ -315,6 +377,14 @@ class MarkdownStream(ShortPaths):
         """Commit the rest of the segment ``_seg[:end]``, repaired as a finished text."""
         seg = self._seg[:end]
         if self._c >= end and not seg[self._ls:].strip(WS):
+            return
+        c = self._c
+        if (c and not self._is_fence and not seg[c:].strip("\n")
+                and NOT_PLAIN.search(seg, self._ls, c) is None):
+            # Only line endings are left, after a line with nothing a repair at the end
+            # of a block looks for: they go out as they are.
+            self._write([Piece("\n", None)] * (end - c), Boundary.LINE)
+            self._c = end
             return
         found = self._window(seg[self._ls:])
         norm = found[0] if found is not None else seg[self._ls:]
@@ -469,8 +539,8 @@ class MarkdownStream(ShortPaths):
             self._line_esc.append(esc)
             self._c = k
             return
-        # A line start or across a line ending: normalize from the current line's start.
         last = piece.rfind("\n")
+        # A line start or across a line ending: normalize from the current line's start.
         raw = seg[ls:k]
         found = self._window(raw)
         if found is None:
@@ -558,15 +628,21 @@ class MarkdownStream(ShortPaths):
         ctx = self._context + self._carry
         head = self._table_head
         if head is not None and self._ls >= head[2]:
-            if not ctx and PIPED_ROWS.match(raw) and not any(f(raw) for f in self._may_fire):
+            if not ctx and PIPED_ROWS.match(raw):
                 # Rows with both outer pipes under their delimiter row, and nothing in
-                # them any repair looks for: the table repairs have nothing to add.
-                return raw, frozenset()
+                # them any repair looks for: the table repairs have nothing to add. (A
+                # row that went out already was looked at when it was new.)
+                new = raw[raw.find("\n") + 1 :] if self._c > self._ls else raw
+                if not any(f(new) for f in self._may_fire):
+                    return raw, frozenset()
             # Table rows are rows only under their header (and delimiter row).
             ctx += head[0] + "\n" + (head[1] + "\n" if self._ls > head[2] else "")
         source = rewrite_links(ctx + raw)
-        if any(may_fire(source) for may_fire in self._may_fire):
-            text, fired = normalize(source, **self._flags)
+        checks = self._may_fire if ("```" in source or "~~~" in source) else self._may_fire_prose
+        for may_fire in checks:
+            if may_fire(source):
+                text, fired = normalize(source, **self._flags)
+                break
         else:
             text, fired = source, ()  # what normalize returns, without its set-up cost
         if ctx:
@@ -586,6 +662,8 @@ class MarkdownStream(ShortPaths):
         self._c -= by
         self._ls -= by
         self._scan.shift(by)
+        if self._fence_since >= 0:
+            self._fence_since = max(self._fence_since - by, 0)
         if self._table_head is not None:
             header, delim, at = self._table_head
             self._table_head = (header, delim, at - by)
