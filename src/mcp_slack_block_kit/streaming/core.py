@@ -16,35 +16,27 @@ import re
 from ..blocks.limits import MAX_MARKDOWN_TEXT_CHARS
 from ..converter.options import Options
 from ..exceptions import InvalidOptionsError, StreamClosedError
-from ..normalizer import normalize
-from ..normalizer.lines import FENCE_CONTENT, FENCE_OPEN, classify, delimiter_row, split_one_liner
-from ..normalizer.mask import pair_backticks
+from ..normalizer.lines import FENCE_CONTENT, FENCE_OPEN, classify, split_one_liner
 from ..normalizer.pipeline import PIPELINE
 from .escape import Escaper, Piece
 from .inline import MARKERS, InlineScanner
 from .lines import (
-    BLOCK_START,
     FENCE_LINE,
-    HOLD,
-    LOOKALIKE,
     NOT_PLAIN,
     PIECE_UNSAFE,
-    PIPED_ROWS,
     TABLE_UNSAFE,
-    WAIT,
     WS,
     OpenFence,
     closes,
     drop_prefix,
     ends_container,
     fence_of_line,
-    head_verdict,
     joins_split_link,
     may_close,
-    rewrite_links,
 )
 from .messages import Boundary, Writer
-from .quick import Q_BATCH, Q_CODE, Q_NONE, Q_PROSE, ShortPaths, StreamEvent
+from .quick import Q_BATCH, Q_CODE, Q_NONE, Q_PROSE, StreamEvent
+from .window import FENCE_REPAIRS, LineWindow
 
 __all__ = [
     "DEFAULT_MAX_MESSAGE_CHARS",
@@ -60,18 +52,12 @@ MIN_MESSAGE_CHARS = 256
 BATCH = 16
 """While the commit waits inside a line (``Q_BATCH``), the full step runs again once this
 many plain characters arrived."""
-FENCE_REPAIRS = frozenset({"V3", "V4", "V13"})
-"""The repairs of fenced blocks (unclosed, one-line and nested fences): text without a
-run of three backticks or tildes gives them nothing to do."""
 _plain = NOT_PLAIN.search
 TOP_FENCE = re.compile(r"(`{3,}|~{3,})")
 TOP_CLOSER = re.compile(r" {0,3}(`{3,}|~{3,})[ \t]*\n?\Z")
-CARRY_LIMIT = 4096
-"""Past this many characters of lines a code span runs on from, a paragraph is held whole
-(so each line's repair does not read them all again)."""
 
 
-class MarkdownStream(ShortPaths):
+class MarkdownStream(LineWindow):
     """Turn Markdown deltas into append-only ``StreamEvent`` s (no I/O).
 
     ``options`` picks the repairs (``decode_html_entities``,
@@ -83,20 +69,11 @@ class MarkdownStream(ShortPaths):
     """
 
     __slots__ = (
-        "_carry",
-        "_context",
-        "_escaper",
         "_fence_since",
-        "_flags",
-        "_fresh",
         "_has_content",
         "_last_line",
         "_lines_done",
-        "_may_fire",
-        "_may_fire_prose",
         "_quick",
-        "_risky_re",
-        "_table_head",
         "_unread",
     )
 
@@ -582,79 +559,6 @@ class MarkdownStream(ShortPaths):
         if self._ls > 4096:
             self._rebase(self._ls)
 
-    def _carry_lines(self, ls: int, k: int) -> None:
-        """The commit moved the line start from ``ls`` to ``_ls`` (text up to ``k`` is
-        read): keep the lines the repairs must still see in front of the next window."""
-        seg = self._seg
-        stretch = seg[ls : self._ls]
-        if self._carry or "`" in stretch:
-            # A code span running from those lines into the next one pairs its backticks
-            # across them; read from the next line alone, its closer would look like an
-            # unclosed opener that the normalizer closes. And a backtick run left unpaired
-            # in them is the one that repair looks at (it closes only the first, and only
-            # when no later line holds a backtick). Carry the lines while either holds.
-            text = self._carry + seg[ls:k]
-            at = len(self._carry) + len(stretch)
-            pairing = pair_backticks(text)
-            if (any(a < at <= b for a, b in pairing.spans)
-                    or (pairing.unmatched and pairing.unmatched[0][0] < at)):
-                self._carry += stretch
-                if len(self._carry) > CARRY_LIMIT:
-                    self._hold_all = True  # repaired once, whole, at the segment's end
-                return
-            if "```" in self._carry:
-                self._context += self._carry
-            self._carry = ""
-        if "```" in stretch:
-            # A ``` run in the paragraph keeps the normalizer from closing a backtick
-            # later in it: the repairs must keep seeing that line.
-            self._context += stretch
-
-    def _fallback(self, tail: str) -> str:
-        """``tail`` (which starts inside a line) repaired on its own."""
-        if not tail:
-            return tail
-        norm = normalize(rewrite_links("x " + tail), **self._flags).text
-        if norm.startswith("x "):
-            return norm[2:]
-        if norm.startswith("| x "):
-            return norm[4:]  # the line became a table header after its start was sent
-        return tail
-
-    def _window(self, raw: str) -> tuple[str, frozenset[str]] | None:
-        """Normalize ``raw`` (text from the current line start) after the context lines;
-        return its repaired text and the repairs that fired (None when the context
-        itself came out changed, so the two cannot be told apart)."""
-        ctx = self._context + self._carry
-        head = self._table_head
-        if head is not None and self._ls >= head[2]:
-            if not ctx and PIPED_ROWS.match(raw):
-                # Rows with both outer pipes under their delimiter row, and nothing in
-                # them any repair looks for: the table repairs have nothing to add. (A
-                # row that went out already was looked at when it was new.)
-                new = raw[raw.find("\n") + 1 :] if self._c > self._ls else raw
-                if not any(f(new) for f in self._may_fire):
-                    return raw, frozenset()
-            # Table rows are rows only under their header (and delimiter row).
-            ctx += head[0] + "\n" + (head[1] + "\n" if self._ls > head[2] else "")
-        source = rewrite_links(ctx + raw)
-        checks = self._may_fire if ("```" in source or "~~~" in source) else self._may_fire_prose
-        for may_fire in checks:
-            if may_fire(source):
-                text, fired = normalize(source, **self._flags)
-                break
-        else:
-            text, fired = source, ()  # what normalize returns, without its set-up cost
-        if ctx:
-            # The context lines come out first, as many as went in (a repair that
-            # changed their number reached across them: no answer then).
-            count = ctx.count("\n")
-            parts = text.split("\n", count)
-            if len(parts) <= count or text.count("\n") != (ctx + raw).count("\n"):
-                return None
-            text = parts[count]
-        return text, frozenset(fired)
-
     def _rebase(self, by: int) -> None:
         """Drop committed lines from the front of the segment (keeps pushes linear)."""
         self._seg = self._seg[by:]
@@ -667,65 +571,6 @@ class MarkdownStream(ShortPaths):
         if self._table_head is not None:
             header, delim, at = self._table_head
             self._table_head = (header, delim, at - by)
-
-    def _start_boundary(self) -> Boundary:
-        return Boundary.BLOCK if self._c == 0 else Boundary.LINE
-
-    def _risky(self, piece: str) -> int:
-        """Where in a piece inside a line a repair could fire (-1: nowhere)."""
-        m = self._risky_re.search(piece)
-        at = -1 if m is None else m.start()
-        if ("](" in piece or "<" in piece) and (m2 := LOOKALIKE.search(piece)) is not None:
-            # V7 rewrites look-alike characters in link destinations and autolinks.
-            at = m2.start() if at < 0 else min(at, m2.start())
-        return at
-
-    def _head_limit(self, start: int, *, first: bool) -> int:
-        """How far into the line starting at ``start`` the stream may commit."""
-        seg = self._seg
-        nl = seg.find("\n", start)
-        complete = nl >= 0
-        end = nl if complete else len(seg)
-        line = seg[start:end]
-        if first and self._c == 0 and self._fresh and line.startswith(("    ", "\t")):
-            self._hold_all = True  # indented code
-            return start
-        if (self._escaper.preserve and first and self._c == 0
-                and line.lstrip(" \t").startswith("<!")):
-            self._hold_all = True  # CommonMark reads this paragraph as HTML: see escape.py
-            return start
-        if self._table:
-            if BLOCK_START.match(line) is None and line.strip(WS):
-                return end if complete else start  # a row, released once complete
-            self._table = False
-        if "|" in line:
-            return self._pipe_limit(start, end, complete)
-        verdict = head_verdict(line, complete)
-        if verdict == HOLD:
-            self._hold_all = True
-            return start
-        if verdict == WAIT:
-            return start
-        return end
-
-    def _pipe_limit(self, start: int, end: int, complete: bool) -> int:
-        """A line with a pipe may be a table's header: it waits for the next line, and
-        with the delimiter row the table starts (its rows are then released one by one)."""
-        if not complete:
-            return start
-        seg = self._seg
-        nxt_end = seg.find("\n", end + 1)
-        nxt = seg[end + 1 : nxt_end if nxt_end >= 0 else len(seg)]
-        if nxt_end < 0:
-            if not nxt.strip("|-: \t"):
-                return start  # the next line may still become the delimiter row
-            return end
-        if delimiter_row(nxt):
-            self._table = True
-            self._carry = ""  # no code span runs on into a table
-            self._table_head = (seg[start:end], nxt, end + 1)
-            return nxt_end
-        return end
 
     def _write(self, pieces: list[Piece], boundary: Boundary) -> None:
         whole = sum(len(p.text) for p in pieces) if boundary is Boundary.BLOCK else 0
