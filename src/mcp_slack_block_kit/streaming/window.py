@@ -29,11 +29,13 @@ from .lines import (
 )
 from .quick import ShortPaths
 
-__all__ = ["CARRY_LIMIT", "FENCE_REPAIRS", "LineWindow"]
+__all__ = ["CARRY_LIMIT", "FENCE_REPAIRS", "UNDECIDED_LIMIT", "LineWindow"]
 
 FENCE_REPAIRS = frozenset({"V3", "V4", "V13"})
 """The repairs of fenced blocks (unclosed, one-line and nested fences): text without a
 run of three backticks or tildes gives them nothing to do."""
+UNDECIDED_LIMIT = 1024
+"""A line whose start is still undecided after this many characters waits for its end."""
 CARRY_LIMIT = 4096
 """Past this many characters of lines a code span runs on from, a paragraph is held whole
 (so each line's repair does not read them all again)."""
@@ -64,6 +66,7 @@ class LineWindow(ShortPaths):
     _may_fire_prose: tuple[Callable[[str], bool], ...]
     _risky_re: re.Pattern[str]
     _table_head: tuple[str, str, int] | None
+    _lines_done: int  # (MarkdownStream's) where the complete lines of the segment end
 
     def _carry_lines(self, ls: int, k: int) -> None:
         """The commit moved the line start from ``ls`` to ``_ls`` (text up to ``k`` is
@@ -150,6 +153,10 @@ class LineWindow(ShortPaths):
     def _head_limit(self, start: int, *, first: bool) -> int:
         """How far into the line starting at ``start`` the stream may commit."""
         seg = self._seg
+        if start >= self._lines_done and len(seg) - start > UNDECIDED_LIMIT:
+            # A line start still undecided this far in (`1. 1. 1. …`, `> > > …`) waits for
+            # its line ending: each delta would read the whole line again.
+            return start
         nl = seg.find("\n", start)
         complete = nl >= 0
         end = nl if complete else len(seg)
