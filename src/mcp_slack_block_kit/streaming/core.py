@@ -259,7 +259,7 @@ class MarkdownStream(LineWindow):
         self._blank_tail = False
         self._has_content = True
         self._last_line = line
-        m = FENCE_LINE.match(line)
+        m = FENCE_LINE.match(line) if ("```" in line or "~~~" in line) else None
         if m is not None and not (m.group(2)[0] == "`" and "`" in m.group(3)) and not (
             m.group(2)[0] == "~" and split_one_liner(line.rstrip("\n")) is not None
         ):
