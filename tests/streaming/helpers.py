@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import html
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -136,3 +137,39 @@ def committed_after_each(deltas: Sequence[str], options: Options | None = None) 
     apply(messages, stream.finish())
     seen.append("".join(messages))
     return seen
+
+
+def stray_rows(markdown: str, *, skip_first_line: bool = False) -> int:
+    """How many lines of ``markdown`` render as paragraph text that starts with ``|``:
+    table rows that lost their table (a continuation without the table's head).
+    ``skip_first_line`` leaves out the first line of the text."""
+    tokens = _MD.parse(markdown)
+    count = 0
+    for prev, tok in itertools.pairwise(tokens):
+        if tok.type == "inline" and prev.type == "paragraph_open":
+            lines = tok.content.split("\n")
+            if skip_first_line and tok.map and tok.map[0] == 0:
+                lines = lines[1:]
+            count += sum(1 for line in lines if line.lstrip().startswith("|"))
+    return count
+
+
+def visible_without_repeated_heads(messages: Sequence[str]) -> str:
+    """``visible_messages`` without the table head a continuation repeats at its top (the
+    header and delimiter rows of the table the message before ends in): its header cells
+    come first in what the message shows."""
+    shown = [visible(messages[0])] if messages else []
+    for before, text in itertools.pairwise(messages):
+        seen = visible(text)
+        lines = before.removesuffix("\n").split("\n")
+        for i in range(len(lines) - 1, 0, -1):
+            if not lines[i].strip():
+                break
+            head = lines[i - 1] + "\n" + lines[i] + "\n"
+            if "|" in lines[i] and "-" in lines[i] and text.startswith(head):
+                header = visible(head)
+                if seen.startswith(header):
+                    seen = seen[len(header):].lstrip()
+                break
+        shown.append(seen)
+    return " ".join(v for v in shown if v)

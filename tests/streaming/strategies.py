@@ -57,3 +57,22 @@ def replies(draw: st.DrawFn, max_blocks: int = 6) -> str:
 
 # How the model cuts its reply into deltas: sizes, cycled over the text.
 cuts = st.lists(st.integers(min_value=1, max_value=16), min_size=1, max_size=12)
+
+
+TABLE_BLOCKS = [b for b in CORPUS_BLOCKS + SNIPPETS if "---|" in b or "|---" in b]
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> str:
+    """Tables (from the corpus and the snippets, rows repeated to make them long) and
+    short paragraphs, separated by blank lines."""
+    parts = []
+    for block in draw(st.lists(st.sampled_from(TABLE_BLOCKS), min_size=1, max_size=4)):
+        lines = block.split("\n")
+        at = next(i for i, line in enumerate(lines) if "---|" in line or "|---" in line)
+        rows = [line for line in lines[at + 1 : at + 9] if "|" in line] or ["| x | y |"]
+        intro = "\n".join(lines[: at - 1])
+        parts.append((intro + "\n\n" if intro.strip() else "") + "\n".join(
+            lines[at - 1 : at + 1] + rows * draw(st.integers(1, 4))))
+        parts.append(draw(st.sampled_from(["Short text.", "More **words** here.", ""])))
+    return "\n\n".join(p for p in parts if p)

@@ -45,6 +45,28 @@ def test_hostile_replies_finish_within_the_cap(name: str, size: int) -> None:
         assert len(text) <= CAP
 
 
+DEEP_LINES = {
+    "100,000-deep quote": "> " * 100_000 + "x\n",
+    "100,000 `>` without spaces": ">" * 100_000 + "x\n",
+    "100,000-deep list": "- " * 100_000 + "x\n",
+    "50,000 numbered markers": "1. " * 50_000 + "x\n",
+    "50,000 quoted list markers": "> - " * 50_000 + "x\n",
+}
+
+
+@pytest.mark.parametrize("name", list(DEEP_LINES))
+def test_a_deep_line_start_in_small_deltas_finishes(name: str) -> None:
+    """A line whose start stays undecided (markers on markers) is not read again from its
+    start at every delta: 4-character deltas of a 200 KB such line finish (the watchdog
+    fails a run that reads the line once per delta, which is quadratic)."""
+    reply = DEEP_LINES[name]
+    with finishes(f"stream of a {name} line in 4-character deltas"):
+        messages = stream_all(cut(reply, [4]))
+    for text in messages:
+        assert len(text) <= CAP
+    assert "".join(messages).rstrip().endswith("x")
+
+
 @pytest.mark.parametrize("token", ["<!here>", "<!channel>", "<@U123>", "<#C123>",
                                    "<!subteam^S0123ABC>"])
 def test_a_token_split_at_every_place_never_goes_out_live(token: str) -> None:

@@ -16,36 +16,27 @@ import re
 from ..blocks.limits import MAX_MARKDOWN_TEXT_CHARS
 from ..converter.options import Options
 from ..exceptions import InvalidOptionsError, StreamClosedError
-from ..normalizer import normalize
-from ..normalizer.lines import delimiter_row, split_one_liner
-from ..normalizer.mask import pair_backticks
+from ..normalizer.lines import FENCE_CONTENT, FENCE_OPEN, classify, split_one_liner
 from ..normalizer.pipeline import PIPELINE
 from .escape import Escaper, Piece
 from .inline import MARKERS, InlineScanner
 from .lines import (
-    BLOCK_START,
     FENCE_LINE,
-    HOLD,
-    LOOKALIKE,
     NOT_PLAIN,
     PIECE_UNSAFE,
-    PIPED_ROWS,
     TABLE_UNSAFE,
-    WAIT,
     WS,
     OpenFence,
     closes,
     drop_prefix,
     ends_container,
-    ends_in_fence,
     fence_of_line,
-    head_verdict,
     joins_split_link,
     may_close,
-    rewrite_links,
 )
 from .messages import Boundary, Writer
-from .quick import Q_CODE, Q_NONE, Q_PROSE, ShortPaths, StreamEvent
+from .quick import Q_BATCH, Q_CODE, Q_NONE, Q_PROSE, StreamEvent
+from .window import FENCE_REPAIRS, LineWindow
 
 __all__ = [
     "DEFAULT_MAX_MESSAGE_CHARS",
@@ -58,12 +49,15 @@ DEFAULT_MAX_MESSAGE_CHARS = MAX_MARKDOWN_TEXT_CHARS
 """Slack's cap on the text of one streamed message (chat.appendStream)."""
 MIN_MESSAGE_CHARS = 256
 """The smallest ``max_message_chars``: room for a reopened fence and some text."""
-CARRY_LIMIT = 4096
-"""Past this many characters of lines a code span runs on from, a paragraph is held whole
-(so each line's repair does not read them all again)."""
+BATCH = 16
+"""While the commit waits inside a line (``Q_BATCH``), the full step runs again once this
+many plain characters arrived."""
+_plain = NOT_PLAIN.search
+TOP_FENCE = re.compile(r"(`{3,}|~{3,})")
+TOP_CLOSER = re.compile(r" {0,3}(`{3,}|~{3,})[ \t]*\n?\Z")
 
 
-class MarkdownStream(ShortPaths):
+class MarkdownStream(LineWindow):
     """Turn Markdown deltas into append-only ``StreamEvent`` s (no I/O).
 
     ``options`` picks the repairs (``decode_html_entities``,
@@ -75,19 +69,12 @@ class MarkdownStream(ShortPaths):
     """
 
     __slots__ = (
-        "_carry",
-        "_context",
-        "_escaper",
-        "_flags",
-        "_fresh",
+        "_fence_since",
         "_has_content",
         "_last_line",
         "_lines_done",
-        "_may_fire",
-        "_open_tail",
         "_quick",
-        "_risky_re",
-        "_table_head",
+        "_unread",
     )
 
     def __init__(
@@ -113,6 +100,10 @@ class MarkdownStream(ShortPaths):
         # normalize() returns its input.
         self._may_fire = tuple(
             r.may_fire for r in PIPELINE if r.enabled_by is None or self._flags[r.enabled_by])
+        # The same without the repairs of fenced blocks, which need a fence run to fire.
+        self._may_fire_prose = tuple(
+            r.may_fire for r in PIPELINE if (r.enabled_by is None or self._flags[r.enabled_by])
+            and r.code not in FENCE_REPAIRS)
         self._writer = Writer(max_message_chars)
         risky = [r"[A-Za-z0-9]~", r"\|", r"<[Bb][Rr]"]
         if options.decode_html_entities:
@@ -135,6 +126,8 @@ class MarkdownStream(ShortPaths):
         self._is_fence = False
         self._hold_all = False
         self._quick = Q_NONE  # the short path the next delta may take (see push)
+        self._unread = 0  # characters stored since the full step last ran (see BATCH)
+        self._fence_since = -1  # see _still_in_fence
         self._open_segment(fresh=True, fence=False)
 
     @property
@@ -160,26 +153,37 @@ class MarkdownStream(ShortPaths):
         Raises ``TypeError`` for a non-``str`` delta and ``StreamClosedError`` after
         ``finish``.
         """
+        quick = self._quick
+        if quick and delta and type(delta) is str:  # (a finished stream has no short path)
+            # Most deltas cannot change what is held back: they take a short path.
+            if quick == Q_PROSE:
+                if _plain(delta) is None:
+                    return self._push_plain(delta)
+            elif quick >= Q_CODE:
+                if quick == Q_BATCH:
+                    if self._unread + len(delta) < BATCH and _plain(delta) is None:
+                        # The commit waits for something a plain delta cannot settle:
+                        # plain characters are stored and read with the next ones (a
+                        # line ending, or a character that opens, closes or escapes
+                        # something, runs the full step at once).
+                        self._seg += delta
+                        self._unread += len(delta)
+                        return []
+                elif "\n" not in delta and "\r" not in delta:
+                    if quick == Q_CODE:
+                        return self._push_code(delta)
+                    self._seg += delta
+                    return []
+            elif _plain(delta) is None:  # Q_WAIT_PLAIN
+                self._seg += delta
+                return []
         if not isinstance(delta, str):
             raise TypeError(f"delta must be a str, not {type(delta).__name__}")
         if self._finished:
             raise StreamClosedError("push after finish: the stream is closed")
         if not delta:
             return []
-        quick = self._quick
-        if quick:
-            # Most deltas cannot change what is held back: they take a short path.
-            if quick >= Q_CODE:
-                if "\n" not in delta and "\r" not in delta:
-                    if quick == Q_CODE:
-                        return self._push_code(delta)
-                    self._seg += delta
-                    return []
-            elif NOT_PLAIN.search(delta) is None:
-                if quick == Q_PROSE:
-                    return self._push_plain(delta)
-                self._seg += delta
-                return []
+        self._unread = 0
         if self._cr:
             delta = "\r" + delta
             self._cr = False
@@ -255,7 +259,7 @@ class MarkdownStream(ShortPaths):
         self._blank_tail = False
         self._has_content = True
         self._last_line = line
-        m = FENCE_LINE.match(line)
+        m = FENCE_LINE.match(line) if ("```" in line or "~~~" in line) else None
         if m is not None and not (m.group(2)[0] == "`" and "`" in m.group(3)) and not (
             m.group(2)[0] == "~" and split_one_liner(line.rstrip("\n")) is not None
         ):
@@ -276,7 +280,7 @@ class MarkdownStream(ShortPaths):
         """End the open segment at ``_seg[at]`` (when the classifier agrees) and open the
         next one with the rest."""
         head = self._seg[:at]
-        if ("```" in head or "~~~" in head) and ends_in_fence(head):
+        if ("```" in head or "~~~" in head) and self._still_in_fence(head):
             self._hold_all = True  # the classifier still sees a fence: the segment goes on
             return
         rest = self._seg[at:]
@@ -290,6 +294,40 @@ class MarkdownStream(ShortPaths):
         self._open_segment(fresh=not fence_next, fence=fence_next)
         if rest and not fence_next:
             self._has_content = bool(rest.strip(WS))
+
+    def _still_in_fence(self, head: str) -> bool:
+        """Does the classifier see ``head`` (the segment up to a cut) end inside a fenced
+        code block? Once it saw a fence opened at top level still open, only a later fence
+        run can close it: until one arrives the answer stands without asking again (each
+        ask reads the whole segment)."""
+        since = self._fence_since
+        if since >= 0 and head.find("```", since) < 0 and head.find("~~~", since) < 0:
+            return True
+        if self._closed_at_top(head):
+            return False
+        lines = classify(head)
+        if lines[-1].kind not in (FENCE_OPEN, FENCE_CONTENT):
+            self._fence_since = -1
+            return False
+        j = len(lines) - 1
+        while j and lines[j].kind is not FENCE_OPEN:
+            j -= 1
+        # A fence in a list item or quote also ends with its container: ask every time.
+        self._fence_since = max(len(head) - 2, 0) if not lines[j].prefix else -1
+        return True
+
+    def _closed_at_top(self, head: str) -> bool:
+        """Is ``head`` a code block opened at the start of a line and closed by its last
+        line, a bare fence line no more indented than a top-level closer can be? (The
+        classifier agrees then: no need to ask it.)"""
+        if not self._is_fence:
+            return False
+        opener = TOP_FENCE.match(head)
+        start = head.rfind("\n", 0, len(head) - 1) + 1
+        closer = TOP_CLOSER.match(head, start)
+        return (opener is not None and closer is not None and start > 0
+                and closer.group(1)[0] == opener.group(1)[0]
+                and len(closer.group(1)) >= len(opener.group(1)))
 
     def _open_segment(self, *, fresh: bool, fence: bool) -> None:
         self._c = 0  # raw characters of the segment already committed
@@ -307,6 +345,8 @@ class MarkdownStream(ShortPaths):
         self._context = ""  # raw lines the repairs must see before _ls (see _window)
         self._carry = ""  # the lines before _ls a code span runs on from (_carry_lines)
         self._table_head: tuple[str, str, int] | None = None  # header, delimiter, its start
+        self._writer.reset_lines()
+        self._fence_since = -1  # see _still_in_fence
 
     # -- committing --------------------------------------------------------------------
 
@@ -314,6 +354,14 @@ class MarkdownStream(ShortPaths):
         """Commit the rest of the segment ``_seg[:end]``, repaired as a finished text."""
         seg = self._seg[:end]
         if self._c >= end and not seg[self._ls:].strip(WS):
+            return
+        c = self._c
+        if (c and not self._is_fence and not seg[c:].strip("\n")
+                and NOT_PLAIN.search(seg, self._ls, c) is None):
+            # Only line endings are left, after a line with nothing a repair at the end
+            # of a block looks for: they go out as they are.
+            self._write([Piece("\n", None)] * (end - c), Boundary.LINE)
+            self._c = end
             return
         found = self._window(seg[self._ls:])
         norm = found[0] if found is not None else seg[self._ls:]
@@ -468,8 +516,8 @@ class MarkdownStream(ShortPaths):
             self._line_esc.append(esc)
             self._c = k
             return
-        # A line start or across a line ending: normalize from the current line's start.
         last = piece.rfind("\n")
+        # A line start or across a line ending: normalize from the current line's start.
         raw = seg[ls:k]
         found = self._window(raw)
         if found is None:
@@ -489,7 +537,18 @@ class MarkdownStream(ShortPaths):
         if not esc_all.startswith(line_esc):
             return
         esc = esc_all[len(line_esc):]
-        self._emit(esc, None, Boundary.LINE if c != 0 else Boundary.BLOCK)
+        boundary = Boundary.LINE if c != 0 else Boundary.BLOCK
+        writer = self._writer
+        if writer.table is not None or "|" in esc or "|" in line_esc:
+            # Line by line, so the writer follows a table (and breaks between its rows).
+            lines = esc.split("\n")
+            pieces = [("\n" + t, None) for t in lines]
+            pieces[0] = (lines[0], None)
+            writer.write_lines(pieces if lines[0] else pieces[1:], boundary, line_esc)
+        else:
+            if "\n" in esc:
+                writer.rows = ("", "")  # lines without a pipe: no table head in them
+            self._emit(esc, None, boundary)
         cut = norm.rfind("\n") + 1
         self._line_norm = [norm[cut:]]
         self._line_esc = [esc_all[esc_all.rfind("\n") + 1 :]]
@@ -500,73 +559,6 @@ class MarkdownStream(ShortPaths):
         if self._ls > 4096:
             self._rebase(self._ls)
 
-    def _carry_lines(self, ls: int, k: int) -> None:
-        """The commit moved the line start from ``ls`` to ``_ls`` (text up to ``k`` is
-        read): keep the lines the repairs must still see in front of the next window."""
-        seg = self._seg
-        stretch = seg[ls : self._ls]
-        if self._carry or "`" in stretch:
-            # A code span running from those lines into the next one pairs its backticks
-            # across them; read from the next line alone, its closer would look like an
-            # unclosed opener that the normalizer closes. And a backtick run left unpaired
-            # in them is the one that repair looks at (it closes only the first, and only
-            # when no later line holds a backtick). Carry the lines while either holds.
-            text = self._carry + seg[ls:k]
-            at = len(self._carry) + len(stretch)
-            pairing = pair_backticks(text)
-            if (any(a < at <= b for a, b in pairing.spans)
-                    or (pairing.unmatched and pairing.unmatched[0][0] < at)):
-                self._carry += stretch
-                if len(self._carry) > CARRY_LIMIT:
-                    self._hold_all = True  # repaired once, whole, at the segment's end
-                return
-            if "```" in self._carry:
-                self._context += self._carry
-            self._carry = ""
-        if "```" in stretch:
-            # A ``` run in the paragraph keeps the normalizer from closing a backtick
-            # later in it: the repairs must keep seeing that line.
-            self._context += stretch
-
-    def _fallback(self, tail: str) -> str:
-        """``tail`` (which starts inside a line) repaired on its own."""
-        if not tail:
-            return tail
-        norm = normalize(rewrite_links("x " + tail), **self._flags).text
-        if norm.startswith("x "):
-            return norm[2:]
-        if norm.startswith("| x "):
-            return norm[4:]  # the line became a table header after its start was sent
-        return tail
-
-    def _window(self, raw: str) -> tuple[str, frozenset[str]] | None:
-        """Normalize ``raw`` (text from the current line start) after the context lines;
-        return its repaired text and the repairs that fired (None when the context
-        itself came out changed, so the two cannot be told apart)."""
-        ctx = self._context + self._carry
-        head = self._table_head
-        if head is not None and self._ls >= head[2]:
-            if not ctx and PIPED_ROWS.match(raw) and not any(f(raw) for f in self._may_fire):
-                # Rows with both outer pipes under their delimiter row, and nothing in
-                # them any repair looks for: the table repairs have nothing to add.
-                return raw, frozenset()
-            # Table rows are rows only under their header (and delimiter row).
-            ctx += head[0] + "\n" + (head[1] + "\n" if self._ls > head[2] else "")
-        source = rewrite_links(ctx + raw)
-        if any(may_fire(source) for may_fire in self._may_fire):
-            text, fired = normalize(source, **self._flags)
-        else:
-            text, fired = source, ()  # what normalize returns, without its set-up cost
-        if ctx:
-            # The context lines come out first, as many as went in (a repair that
-            # changed their number reached across them: no answer then).
-            count = ctx.count("\n")
-            parts = text.split("\n", count)
-            if len(parts) <= count or text.count("\n") != (ctx + raw).count("\n"):
-                return None
-            text = parts[count]
-        return text, frozenset(fired)
-
     def _rebase(self, by: int) -> None:
         """Drop committed lines from the front of the segment (keeps pushes linear)."""
         self._seg = self._seg[by:]
@@ -574,73 +566,12 @@ class MarkdownStream(ShortPaths):
         self._c -= by
         self._ls -= by
         self._scan.shift(by)
+        if self._fence_since >= 0:
+            self._fence_since = max(self._fence_since - by, 0)
         if self._table_head is not None:
             header, delim, at = self._table_head
             self._table_head = (header, delim, at - by)
 
-    def _start_boundary(self) -> Boundary:
-        return Boundary.BLOCK if self._c == 0 else Boundary.LINE
-
-    def _risky(self, piece: str) -> int:
-        """Where in a piece inside a line a repair could fire (-1: nowhere)."""
-        m = self._risky_re.search(piece)
-        at = -1 if m is None else m.start()
-        if ("](" in piece or "<" in piece) and (m2 := LOOKALIKE.search(piece)) is not None:
-            # V7 rewrites look-alike characters in link destinations and autolinks.
-            at = m2.start() if at < 0 else min(at, m2.start())
-        return at
-
-    def _head_limit(self, start: int, *, first: bool) -> int:
-        """How far into the line starting at ``start`` the stream may commit."""
-        seg = self._seg
-        nl = seg.find("\n", start)
-        complete = nl >= 0
-        end = nl if complete else len(seg)
-        line = seg[start:end]
-        if first and self._c == 0 and self._fresh and line.startswith(("    ", "\t")):
-            self._hold_all = True  # indented code
-            return start
-        if (self._escaper.preserve and first and self._c == 0
-                and line.lstrip(" \t").startswith("<!")):
-            self._hold_all = True  # CommonMark reads this paragraph as HTML: see escape.py
-            return start
-        if self._table:
-            if BLOCK_START.match(line) is None and line.strip(WS):
-                return end if complete else start  # a row, released once complete
-            self._table = False
-        if "|" in line:
-            return self._pipe_limit(start, end, complete)
-        verdict = head_verdict(line, complete)
-        if verdict == HOLD:
-            self._hold_all = True
-            return start
-        if verdict == WAIT:
-            return start
-        return end
-
-    def _pipe_limit(self, start: int, end: int, complete: bool) -> int:
-        """A line with a pipe may be a table's header: it waits for the next line, and
-        with the delimiter row the table starts (its rows are then released one by one)."""
-        if not complete:
-            return start
-        seg = self._seg
-        nxt_end = seg.find("\n", end + 1)
-        nxt = seg[end + 1 : nxt_end if nxt_end >= 0 else len(seg)]
-        if nxt_end < 0:
-            if not nxt.strip("|-: \t"):
-                return start  # the next line may still become the delimiter row
-            return end
-        if delimiter_row(nxt):
-            self._table = True
-            self._carry = ""  # no code span runs on into a table
-            self._table_head = (seg[start:end], nxt, end + 1)
-            return nxt_end
-        return end
-
     def _write(self, pieces: list[Piece], boundary: Boundary) -> None:
         whole = sum(len(p.text) for p in pieces) if boundary is Boundary.BLOCK else 0
-        write = self._writer.write
-        for piece in pieces:
-            write(piece.text, piece.fence, boundary, whole)
-            boundary = Boundary.LINE
-            whole = 0
+        self._writer.write_lines(pieces, boundary, "".join(self._line_esc), whole)

@@ -26,8 +26,11 @@ __all__ = ["InlineScanner"]
 
 _SPECIAL = re.compile(r"[*_~`\[\]!<\\\n]")
 # Container and list markers at a line start (a bullet `*` is no emphasis run).
-MARKERS = re.compile(
-    r"(?:[ \t]*(?:>[ \t]?|(?:[-*+]|[0-9]{1,9}[.)]|#{1,6})(?:[ \t]+|(?=\n)|\Z)))*")
+_MARKER = r"[ \t]*(?:>[ \t]?|(?:[-*+]|[0-9]{1,9}[.)]|#{1,6})(?:[ \t]+|(?=\n)|\Z))"
+MARKERS = re.compile(f"(?:{_MARKER})*")
+# The same, with the last marker as group 1: a later match may resume at its start (the
+# markers before it are settled, whatever follows).
+_MARKERS_LAST = re.compile(f"(?:({_MARKER}))*")
 # A line that starts a list item or heading: a new block, which emphasis cannot cross.
 _ITEM = re.compile(r"[ \t]*(?:[-*+]|[0-9]{1,9}[.)]|#{1,6})[ \t]")
 # A line start that may still turn into such a start.
@@ -53,9 +56,9 @@ class InlineScanner:
     and ``neutral`` (nothing pending at the end of what was scanned).
     """
 
-    __slots__ = ("_dest_owner", "_run_at", "_run_end", "_since", "after_bracket", "angle",
-                 "brackets", "code", "dest", "dest_depth", "pos", "safe", "slack_tokens",
-                 "spans", "stack")
+    __slots__ = ("_dest_owner", "_markers_at", "_run_at", "_run_end", "_since",
+                 "after_bracket", "angle", "brackets", "code", "dest", "dest_depth", "pos",
+                 "safe", "slack_tokens", "spans", "stack")
 
     def __init__(self, *, slack_tokens: bool) -> None:
         self.slack_tokens = slack_tokens  # `<@…`/`<!…` can stay raw (policy), so wait on them
@@ -75,6 +78,7 @@ class InlineScanner:
         # how far it was read, so the next call does not read it again from its start.
         self._run_at = -1
         self._run_end = -1
+        self._markers_at = 0  # where the first line's markers are read from (see feed)
 
     @property
     def neutral(self) -> bool:
@@ -126,9 +130,13 @@ class InlineScanner:
         n = len(text)
         i = self.pos
         if i == 0 and n:
-            m0 = MARKERS.match(text)
+            m0 = _MARKERS_LAST.match(text, self._markers_at)
             if m0 is not None and m0.end() == n:
-                return  # the first line's markers may still grow
+                # The first line's markers may still grow: the next call reads them from
+                # the last one on (so a line of 100,000 `>` costs no more per delta).
+                if m0.start(1) >= 0:
+                    self._markers_at = m0.start(1)
+                return
             i = m0.end() if m0 is not None else 0
         while i < n:
             if self.code is not None:

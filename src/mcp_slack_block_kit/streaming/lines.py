@@ -144,6 +144,9 @@ TABLE_UNSAFE = PIECE_UNSAFE - {"C6", "R8"}
 def head_verdict(line: str, complete: bool) -> str:
     """Is the start of ``line`` settled (``ok``), not yet (``wait``), or only at the end
     of the segment (``hold``: a glued list marker or a fence inside a container)?"""
+    lead = line[:1]
+    if lead.isascii() and lead.isalpha():
+        return OK  # no marker, heading, fence, definition or underline starts with a letter
     if GLUED.match(line) is not None:
         lead = line.lstrip(" ")[0]
         if lead in "*+" and line.count(lead) > 1:

@@ -6,14 +6,18 @@ piece would push it past the cap it moves to the next message index, preferring 
 block boundary, then a line boundary, then a sentence or word inside the piece. A
 fenced code block open at the break is closed at the end of the message and reopened
 (same opener line, so the same fence and info string) at the start of the next, so
-each message renders on its own.
+each message renders on its own. A table open at the break gets the same care: its
+header row and delimiter row are repeated at the start of the next message, so the rows
+there render as a table (see ``table_head``).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from enum import IntEnum
 
+from ..normalizer.lines import delimiter_row
 from ..normalizer.mask import pair_backticks
 from .escape import Fence
 
@@ -33,6 +37,9 @@ _SOFT_BLOCK = 0.85
 _SOFT_LINE = 0.95
 _SENTENCE_END = re.compile(r"[.!?:;][)\]\"'*_~]*[ \t]+")
 _SPACE = re.compile(r"[ \t]+")
+_BLOCK_START = re.compile(
+    r" {0,3}(?:#{1,6}(?:[ \t]|\Z)|>|[-*+](?:[ \t]|\Z)|[0-9]{1,9}[.)](?:[ \t]|\Z))")
+_CELL_PIPE = re.compile(r"(?<!\\)\|")
 _OPENER_HEAD = re.compile(r"[^`~]{0,40}(?:`{3,}|~{3,})[^ \t`]{0,20}")
 
 
@@ -46,9 +53,11 @@ class Writer:
         "fence",
         "message",
         "reopened",
+        "rows",
         "size",
         "soft_block",
         "soft_line",
+        "table",
         "used",
     )
 
@@ -64,6 +73,12 @@ class Writer:
         # container held it in the reply), and it is still open.
         self.reopened = False
         self.at_line_start = True
+        # The header and delimiter rows (as written) of a table the text is inside, set
+        # and cleared by the stream: repeated at the top of a continuation.
+        self.table: tuple[str, str] | None = None
+        # The last two complete lines of prose written (the line before the last first),
+        # as ``write_lines`` saw them: a table's head once a row starts below them.
+        self.rows = ("", "")
         self.events: list[tuple[int, list[str]]] = []
 
     def take(self) -> list[tuple[int, str]]:
@@ -89,8 +104,12 @@ class Writer:
         return 0 if fence is None else len(fence.closer) + 1
 
     def _base(self) -> int:
-        """The size of a message holding only the reopened fence."""
-        return len(self._reopen(self.fence)) + 1 if self.fence is not None else 0
+        """The size of a message holding only the reopened fence (or table head)."""
+        if self.fence is not None:
+            return len(self._reopen(self.fence)) + 1
+        if self.table is not None:
+            return len(table_head(self.table, self.cap))
+        return 0
 
     def _reopen(self, fence: Fence) -> str:
         """The opener line written at the top of the next message: the same line, unless
@@ -110,6 +129,8 @@ class Writer:
         self.at_line_start = True
         if fence is not None:
             self._append(self._reopen(fence) + "\n")
+        elif self.table is not None:
+            self._append(table_head(self.table, self.cap))
         self.reopened = fence is not None
 
     def close_fence(self) -> None:
@@ -130,6 +151,58 @@ class Writer:
         self.at_line_start = text[-1] == "\n"
         self.fence = fence_after
         return self.message
+
+    def reset_lines(self) -> None:
+        """A new block starts (no table runs on into it)."""
+        self.table = None
+        self.rows = ("", "")
+
+    def write_lines(self, lines: Sequence[tuple[str, Fence | None]], boundary: Boundary,
+                    line: str, whole: int = 0) -> None:
+        """``write`` each piece (each starts at most one line), following the tables in
+        them, so that a continuation inside a table repeats its head. ``line`` is the
+        text of the current line written before the first piece."""
+        cur = line
+        pieces = list(lines)
+        for i in range(len(pieces) - 1, 0, -1):
+            text, fence = pieces[i]
+            if (fence is None and "|" in text and "-" in text and pieces[i - 1][1] is None
+                    and "|" in pieces[i - 1][0] and delimiter_row(text.strip("\n"))):
+                # No break between a table's header and its delimiter row.
+                pieces[i - 1 : i + 1] = [(pieces[i - 1][0] + text, None)]
+        for text, fence in pieces:
+            if fence is not None or self.fence is not None:
+                self.reset_lines()  # code: no table
+                cur = ""
+            else:
+                parts = text.split("\n")
+                if not cur and parts[0]:
+                    self._line_starts(parts[0])
+                cur += parts[0]
+                for part in parts[1:]:
+                    self._line_ends(cur)
+                    cur = part
+                    if part:
+                        self._line_starts(part)
+            self.write(text, fence, boundary, whole)
+            boundary = Boundary.LINE
+            whole = 0
+
+    def _line_ends(self, line: str) -> None:
+        if self.table is not None and not line.strip(" \t"):
+            self.table = None  # a blank line ends the table
+        self.rows = (self.rows[1], line)
+
+    def _line_starts(self, content: str) -> None:
+        """A line starts with ``content``, below the lines in ``rows``."""
+        if self.table is None:
+            header, delim = self.rows
+            if ("|" in delim and "|" in header and delimiter_row(delim)
+                    and _BLOCK_START.match(content) is None
+                    and _cells(header) == _cells(delim)):
+                self.table = (header, delim)  # the table's first row starts
+        elif _BLOCK_START.match(content) is not None:
+            self.table = None  # a list item, heading or quote ends the table
 
     def write(self, text: str, fence_after: Fence | None, boundary: Boundary,
               whole: int = 0) -> None:
@@ -164,6 +237,13 @@ class Writer:
             ):
                 self._next_message()
                 room = self.cap - self.size
+                if text[0] == "\n" and self.table is not None and self.fence is None:
+                    # The piece's line ending follows the repeated head: a blank line
+                    # there would end the table.
+                    text = text[1:]
+                    if not text:
+                        return
+                    need -= 1
         while need > room:
             # The piece does not fit even at the start of a message: cut it.
             keep = room - self._reserve(self.fence)
@@ -183,6 +263,32 @@ class Writer:
         self.fence = fence_after
         if fence_after is None:
             self.reopened = False
+
+
+def table_head(table: tuple[str, str], cap: int) -> str:
+    """The lines that reopen a table at the top of a continuation (with their line
+    endings): its header and delimiter rows as written. When they would take more than a
+    third of a message, a header of empty cells (same columns and alignment) instead;
+    when even that would, nothing: the rows there then read as text."""
+    header, delim = table
+    head = f"{header}\n{delim}\n"
+    if len(head) <= cap // 3:
+        return head
+    cells = [c.strip() for c in delim.strip().strip("|").split("|")]
+    marks = ["".join((c[:1] if c[:1] == ":" else "", "---", c[-1:] if c[-1:] == ":" else ""))
+             for c in cells]
+    head = "|" + " |" * len(cells) + "\n|" + "|".join(marks) + "|\n"
+    return head if len(head) <= cap // 3 else ""
+
+
+def _cells(row: str) -> int:
+    """How many cells a table row has (a table's header has as many as its delimiter row)."""
+    row = row.strip(" \t")
+    if row.startswith("|"):
+        row = row[1:]
+    if row.endswith("|") and not row.endswith("\\|"):
+        row = row[:-1]
+    return len(_CELL_PIPE.split(row))
 
 
 def _is_closer(text: str, fence: Fence) -> bool:

@@ -1,0 +1,202 @@
+"""What may go out at a line start, and the repairs' window over the current line.
+
+A commit that reaches a new line asks two things here: is the start of that line
+settled (``_head_limit``: a list marker, heading, table header or fence that a later
+character could still change waits), and what do the normalizer's repairs make of the
+text from the current line's start (``_window``), read after the few lines they must
+see (a table's header and delimiter row, the lines a code span runs on from). A piece
+inside a line skips the window when no repair can touch it (``_risky``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from ..normalizer import normalize
+from ..normalizer.lines import delimiter_row
+from ..normalizer.mask import pair_backticks
+from .escape import Escaper
+from .lines import (
+    BLOCK_START,
+    HOLD,
+    LOOKALIKE,
+    PIPED_ROWS,
+    WAIT,
+    WS,
+    head_verdict,
+    rewrite_links,
+)
+from .quick import ShortPaths
+
+__all__ = ["CARRY_LIMIT", "FENCE_REPAIRS", "UNDECIDED_LIMIT", "LineWindow"]
+
+FENCE_REPAIRS = frozenset({"V3", "V4", "V13"})
+"""The repairs of fenced blocks (unclosed, one-line and nested fences): text without a
+run of three backticks or tildes gives them nothing to do."""
+UNDECIDED_LIMIT = 1024
+"""A line whose start is still undecided after this many characters waits for its end."""
+CARRY_LIMIT = 4096
+"""Past this many characters of lines a code span runs on from, a paragraph is held whole
+(so each line's repair does not read them all again)."""
+
+
+class LineWindow(ShortPaths):
+    """The line-start rules and the repairs' window of ``MarkdownStream`` (a mixin that
+    holds the state they read)."""
+
+    __slots__ = (
+        "_carry",
+        "_context",
+        "_escaper",
+        "_flags",
+        "_fresh",
+        "_may_fire",
+        "_may_fire_prose",
+        "_risky_re",
+        "_table_head",
+    )
+
+    _carry: str
+    _context: str
+    _escaper: Escaper
+    _flags: dict[str, bool]
+    _fresh: bool
+    _may_fire: tuple[Callable[[str], bool], ...]
+    _may_fire_prose: tuple[Callable[[str], bool], ...]
+    _risky_re: re.Pattern[str]
+    _table_head: tuple[str, str, int] | None
+    _lines_done: int  # (MarkdownStream's) where the complete lines of the segment end
+
+    def _carry_lines(self, ls: int, k: int) -> None:
+        """The commit moved the line start from ``ls`` to ``_ls`` (text up to ``k`` is
+        read): keep the lines the repairs must still see in front of the next window."""
+        seg = self._seg
+        stretch = seg[ls : self._ls]
+        if self._carry or "`" in stretch:
+            # A code span running from those lines into the next one pairs its backticks
+            # across them; read from the next line alone, its closer would look like an
+            # unclosed opener that the normalizer closes. And a backtick run left unpaired
+            # in them is the one that repair looks at (it closes only the first, and only
+            # when no later line holds a backtick). Carry the lines while either holds.
+            text = self._carry + seg[ls:k]
+            at = len(self._carry) + len(stretch)
+            pairing = pair_backticks(text)
+            if (any(a < at <= b for a, b in pairing.spans)
+                    or (pairing.unmatched and pairing.unmatched[0][0] < at)):
+                self._carry += stretch
+                if len(self._carry) > CARRY_LIMIT:
+                    self._hold_all = True  # repaired once, whole, at the segment's end
+                return
+            if "```" in self._carry:
+                self._context += self._carry
+            self._carry = ""
+        if "```" in stretch:
+            # A ``` run in the paragraph keeps the normalizer from closing a backtick
+            # later in it: the repairs must keep seeing that line.
+            self._context += stretch
+
+    def _fallback(self, tail: str) -> str:
+        """``tail`` (which starts inside a line) repaired on its own."""
+        if not tail:
+            return tail
+        norm = normalize(rewrite_links("x " + tail), **self._flags).text
+        if norm.startswith("x "):
+            return norm[2:]
+        if norm.startswith("| x "):
+            return norm[4:]  # the line became a table header after its start was sent
+        return tail
+
+    def _window(self, raw: str) -> tuple[str, frozenset[str]] | None:
+        """Normalize ``raw`` (text from the current line start) after the context lines;
+        return its repaired text and the repairs that fired (None when the context
+        itself came out changed, so the two cannot be told apart)."""
+        ctx = self._context + self._carry
+        head = self._table_head
+        if head is not None and self._ls >= head[2]:
+            if not ctx and PIPED_ROWS.match(raw):
+                # Rows with both outer pipes under their delimiter row, and nothing in
+                # them any repair looks for: the table repairs have nothing to add. (A
+                # row that went out already was looked at when it was new.)
+                new = raw[raw.find("\n") + 1 :] if self._c > self._ls else raw
+                if not any(f(new) for f in self._may_fire):
+                    return raw, frozenset()
+            # Table rows are rows only under their header (and delimiter row).
+            ctx += head[0] + "\n" + (head[1] + "\n" if self._ls > head[2] else "")
+        source = rewrite_links(ctx + raw)
+        checks = self._may_fire if ("```" in source or "~~~" in source) else self._may_fire_prose
+        for may_fire in checks:
+            if may_fire(source):
+                text, fired = normalize(source, **self._flags)
+                break
+        else:
+            text, fired = source, ()  # what normalize returns, without its set-up cost
+        if ctx:
+            # The context lines come out first, as many as went in (a repair that
+            # changed their number reached across them: no answer then).
+            count = ctx.count("\n")
+            parts = text.split("\n", count)
+            if len(parts) <= count or text.count("\n") != (ctx + raw).count("\n"):
+                return None
+            text = parts[count]
+        return text, frozenset(fired)
+
+    def _risky(self, piece: str) -> int:
+        """Where in a piece inside a line a repair could fire (-1: nowhere)."""
+        m = self._risky_re.search(piece)
+        at = -1 if m is None else m.start()
+        if ("](" in piece or "<" in piece) and (m2 := LOOKALIKE.search(piece)) is not None:
+            # V7 rewrites look-alike characters in link destinations and autolinks.
+            at = m2.start() if at < 0 else min(at, m2.start())
+        return at
+
+    def _head_limit(self, start: int, *, first: bool) -> int:
+        """How far into the line starting at ``start`` the stream may commit."""
+        seg = self._seg
+        if start >= self._lines_done and len(seg) - start > UNDECIDED_LIMIT:
+            # A line start still undecided this far in (`1. 1. 1. …`, `> > > …`) waits for
+            # its line ending: each delta would read the whole line again.
+            return start
+        nl = seg.find("\n", start)
+        complete = nl >= 0
+        end = nl if complete else len(seg)
+        line = seg[start:end]
+        if first and self._c == 0 and self._fresh and line.startswith(("    ", "\t")):
+            self._hold_all = True  # indented code
+            return start
+        if (self._escaper.preserve and first and self._c == 0
+                and line.lstrip(" \t").startswith("<!")):
+            self._hold_all = True  # CommonMark reads this paragraph as HTML: see escape.py
+            return start
+        if self._table:
+            if BLOCK_START.match(line) is None and line.strip(WS):
+                return end if complete else start  # a row, released once complete
+            self._table = False
+        if "|" in line:
+            return self._pipe_limit(start, end, complete)
+        verdict = head_verdict(line, complete)
+        if verdict == HOLD:
+            self._hold_all = True
+            return start
+        if verdict == WAIT:
+            return start
+        return end
+
+    def _pipe_limit(self, start: int, end: int, complete: bool) -> int:
+        """A line with a pipe may be a table's header: it waits for the next line, and
+        with the delimiter row the table starts (its rows are then released one by one)."""
+        if not complete:
+            return start
+        seg = self._seg
+        nxt_end = seg.find("\n", end + 1)
+        nxt = seg[end + 1 : nxt_end if nxt_end >= 0 else len(seg)]
+        if nxt_end < 0:
+            if not nxt.strip("|-: \t"):
+                return start  # the next line may still become the delimiter row
+            return end
+        if delimiter_row(nxt):
+            self._table = True
+            self._carry = ""  # no code span runs on into a table
+            self._table_head = (seg[start:end], nxt, end + 1)
+            return nxt_end
+        return end

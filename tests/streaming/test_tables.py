@@ -1,0 +1,64 @@
+"""A table that a continuation splits: the next message repeats its head."""
+
+from __future__ import annotations
+
+import pytest
+
+from streaming.helpers import cut, stray_rows, stream_all, visible_messages
+
+ROWS = "".join(f"| row {i} cell | value {i} here |\n" for i in range(30))
+TABLE = "| Name | Value |\n|---|---|\n" + ROWS
+
+
+@pytest.mark.parametrize("size", [1, 4, 7, 1000])
+@pytest.mark.parametrize("cap", [256, 600])
+def test_a_continuation_inside_a_table_repeats_its_header_and_delimiter_rows(
+        size: int, cap: int) -> None:
+    """Every message holds whole rows under the table's head, so each renders a table;
+    the rows come once each, in order."""
+    messages = stream_all(cut("Intro paragraph.\n\n" + TABLE + "\nAfter.\n", [size]),
+                          max_message_chars=cap)
+    assert len(messages) >= 2
+    rows = []
+    for text in messages:
+        assert len(text) <= cap
+        assert stray_rows(text) == 0, text
+        lines = text.strip("\n").split("\n")
+        if text is not messages[0]:
+            assert lines[:2] == ["| Name | Value |", "|---|---|"], text[:80]
+        rows += [line for line in lines if line.startswith("| row ")]
+    assert rows == ROWS.strip("\n").split("\n")
+    assert messages[-1].endswith("\n\nAfter.\n")
+
+
+def test_a_long_head_is_repeated_as_empty_cells_with_the_same_alignment() -> None:
+    """When the header and delimiter rows would fill more than a third of a message, the
+    continuation gets a header of empty cells instead (same columns and alignment)."""
+    header = "| " + "a long column title " * 4 + "| second |\n|:---|---:|\n"
+    messages = stream_all(cut(header + ROWS, [4]), max_message_chars=256)
+    assert len(messages) > 2
+    for text in messages[1:]:
+        assert text.startswith("| | |\n|:---|---:|\n| row "), text[:40]
+        assert stray_rows(text) == 0
+
+
+def test_a_head_even_empty_cells_cannot_fit_is_not_repeated() -> None:
+    """Forty columns: even a header of empty cells would crowd the message, so the
+    continuation holds the rows alone (as text, every word still there)."""
+    cols = 40
+    head = "|" + "h|" * cols + "\n|" + "---|" * cols + "\n"
+    rows = "".join("|" + f"{i}|" * cols + "\n" for i in range(12))
+    messages = stream_all(cut(head + rows, [5]), max_message_chars=256)
+    assert len(messages) > 1
+    for text in messages:
+        assert len(text) <= 256
+    assert messages[1].startswith("|0|") or messages[1].startswith("|1")
+    assert "h" not in visible_messages(messages[1:])
+
+
+def test_a_break_after_the_table_repeats_nothing() -> None:
+    """Once a blank line ended the table, a continuation starts without its head."""
+    reply = TABLE[:200] + "\n\n" + "A paragraph after the table. " * 20
+    messages = stream_all(cut(reply, [3]), max_message_chars=256)
+    assert len(messages) > 1
+    assert all("Name" not in text for text in messages[1:])
