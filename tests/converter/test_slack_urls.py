@@ -34,6 +34,13 @@ VECTORS = [
     ('angle bracket in label unchanged', '<https://x.com|outer <inner> end>', '<https://x.com|outer <inner> end>'),
     ('broadcast as label unchanged', '<https://x.com|<!channel>>', '<https://x.com|<!channel>>'),
     ('one-letter scheme is not a scheme', '<a:b|c>', '<a:b|c>'),
+    ('fenced code keeps the form', '```\n<https://x.com|y>\n```\n<https://x.com|y>',
+     '```\n<https://x.com|y>\n```\n[y](https://x.com)'),
+    ('tilde fence keeps the form', 'a <https://a.com|a>\n~~~sh\ncurl <https://x|y>\n~~~\n',
+     'a [a](https://a.com)\n~~~sh\ncurl <https://x|y>\n~~~\n'),
+    ('an unclosed fence runs to the end', '```\n<https://x|y>', '```\n<https://x|y>'),
+    ('a quoted fence keeps the form', '> ```\n> <https://x|y>\n> ```\n',
+     '> ```\n> <https://x|y>\n> ```\n'),
 ]
 
 

@@ -12,7 +12,7 @@ import re
 from typing import NamedTuple
 
 from ..converter.slack_urls import rewrite_slack_url_forms
-from ..normalizer.lines import FENCE_CLOSE, FENCE_CONTENT, FENCE_OPEN, classify
+from ..normalizer.lines import FENCE_CONTENT, FENCE_OPEN, classify
 from .escape import Fence, Piece, fence_of
 from .inline import MARKERS
 
@@ -74,28 +74,12 @@ def joins_split_link(last: str, line: str) -> bool:
 
 def rewrite_links(text: str) -> str:
     """``text`` with Slack's ``<url|label>`` link forms written as Markdown links, except
-    in fenced code, which shows what was written.
+    in fenced code, which shows what was written (the same rewrite ``convert`` makes).
 
     The stream writes code lines as they arrive, before it could know whether a ``<``
     in them starts such a form; rewriting them later would change text already sent.
     """
-    if "|" not in text or "<" not in text:
-        return text
-    if "```" not in text and "~~~" not in text:
-        return rewrite_slack_url_forms(text)
-    out: list[str] = []
-    prose: list[str] = []
-    for line in classify(text):
-        if line.kind in (FENCE_OPEN, FENCE_CONTENT, FENCE_CLOSE):
-            if prose:
-                out.append(rewrite_slack_url_forms("".join(prose)))
-                prose.clear()
-            out.append(line.text + line.ending)
-        else:
-            prose.append(line.text + line.ending)
-    if prose:
-        out.append(rewrite_slack_url_forms("".join(prose)))
-    return "".join(out)
+    return rewrite_slack_url_forms(text)
 
 
 def fence_of_line(line: str) -> Fence:
