@@ -34,6 +34,7 @@ from .nodes import (
     STRIKE,
     STRONG,
     TABLE,
+    TABLE_CELL,
     TEXT,
     CodeBlock,
     Document,
@@ -126,7 +127,7 @@ class _Emitter:
 
     def _text_form(self, node: Text) -> str:
         text = node.text
-        if self.source_form and node.kind is TEXT:
+        if self.source_form and (node.kind is TEXT or node.kind is TABLE_CELL):
             src = self.source
             start = node.start
             if start and src[start - 1] == 0x5C:
@@ -425,8 +426,9 @@ class _Emitter:
 
     def cell(self, cell: Node) -> str:
         kids = cell.children
-        if len(kids) == 1 and kids[0].kind is TEXT:  # most cells: run_text of one node
-            only = kids[0]
+        if type(cell) is Text or (len(kids) == 1 and kids[0].kind is TEXT):
+            # Most cells: run_text of one text run (a one-run cell is that run).
+            only = cell if type(cell) is Text else kids[0]
             assert isinstance(only, Text)
             text = self._text_form(only)
             if "`" in text:
