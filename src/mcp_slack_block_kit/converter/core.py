@@ -10,7 +10,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..blocks.budget import message_overflow, overflow_warning
-from ..blocks.limits import MAX_MARKDOWN_BLOCK_SUM
+from ..blocks.limits import MAX_MARKDOWN_BLOCK_SUM, REPORTED_MAX_TABLE_CELL_CHARS
 from ..exceptions import (
     ConversionError,
     InputTooDeeplyNestedError,
@@ -172,7 +172,11 @@ class Converter:
             # above the default can get here.
             raise InputTooDeeplyNestedError(doc.depth, opts.max_nesting_depth) from None
         # to_messages (and the MCP tool, which posts its messages) split what does not fit.
-        if not for_messages and (overflow := message_overflow(blocks)):
+        # A table's cells show only text of the input, each part of it at most once (a
+        # header repeated per 100 rows shows its own text once per table block), so an
+        # input no longer than the cell limit cannot pass it.
+        if not for_messages and (overflow := message_overflow(
+                blocks, cells_fit=len(text) <= REPORTED_MAX_TABLE_CELL_CHARS)):
             warnings.append(overflow_warning(overflow))
         # The fallback comes from the document, not the blocks: the same in every mode, and
         # free of the guesses that stripping mrkdwn or Markdown text back to words needs.
