@@ -122,10 +122,12 @@ _LONE_SURROGATE = "[\ud800-\udfff]"
 # A line whose text (after quote markers and indentation) starts with a non-ASCII character
 # or an entity (``&#9733;``): the bullet rescue needs two such lines in one paragraph, one
 # of them after a line ending, so without any the whole document skips it.
-# Two patterns, not one with ``(?:\A|[\n\r])``: a pattern that opens with a character set
-# lets the regex engine skip to the next line ending, about 2.5 times faster.
+# Separate patterns for the first line, LF and CR line starts: a pattern that opens with one
+# literal character lets the regex engine skip to the next one at C speed (about 6 times
+# faster than opening with ``[\n\r]``, and the search runs over every input).
 _GLYPH_FIRST_LINE = re.compile(r"[ \t>]*(?:[^\x00-\x7f]|&)")
-_GLYPH_LINE = re.compile(r"[\n\r][ \t>]*(?:[^\x00-\x7f]|&)")
+_GLYPH_LINE = re.compile(r"\n[ \t>]*(?:[^\x00-\x7f]|&)")
+_GLYPH_CR_LINE = r"\r[ \t>]*(?:[^\x00-\x7f]|&)"  # CR line endings are rare: compiled on use
 
 
 class _Facts:
@@ -166,7 +168,8 @@ def parse(markdown: str, options: Options) -> Document:
     doc = Document(markdown, source_bytes)
     parser = _PARSERS[bool(options.enable_tables)]
     facts = _Facts(_GLYPH_FIRST_LINE.match(markdown) is not None
-                   or _GLYPH_LINE.search(markdown) is not None)
+                   or _GLYPH_LINE.search(markdown) is not None
+                   or ("\r" in markdown and re.search(_GLYPH_CR_LINE, markdown) is not None))
     events = parser.events_with_range(markdown, merge_text=True)
     _build(events, doc, source_bytes, facts, parser, 0, (0, 0), True)
     depth = facts.max_depth + 1
