@@ -74,3 +74,22 @@ def test_cell_fast_paths_equal_inline_text() -> None:
                 text = emitter.inline_text(cell_inlines(cell), in_cell=True)
                 text = _UNESCAPED_PIPE.sub(r"\\|", text).replace("\n", " ")
                 assert emitter.cell(cell) == text
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(
+    ["a", "b c", "`", "`c`", "]", "](x)", "<", ">", "<!here>", "*x*", "é", ":+1:", " ", "x|y"]),
+    max_size=3).map("".join), min_size=1, max_size=4))
+def test_verbatim_cells_are_written_as_cell_writes_them(cells: list[str]) -> None:
+    """The row writer's shortcut for one-run cells gives exactly what ``cell`` gives."""
+    md = "| " + " | ".join(cells) + " |\n|" + "---|" * len(cells) + "\n| " + " | ".join(
+        reversed(cells)) + " |\n"
+    for options in (Options(mode="markdown_block"), Options(allow_broadcasts=True),
+                    Options(preserve_mention_tokens=True)):
+        doc = parse(md, options)
+        emitter = _Emitter(doc, options)
+        if not doc.children or doc.children[0].kind != "table":
+            continue
+        for row in doc.children[0].children:
+            width = len(row.children)
+            assert emitter.cells(row, width) == [emitter.cell(c) for c in row.children]

@@ -79,6 +79,10 @@ _BLOCK_START_CHARS = frozenset("#>-+*`~=_[0123456789")
 # (searched for quickly) instead of trying every position.
 _BARE_BACKTICK = re.compile(r"`(?<!\\`)")
 _UNESCAPED_PIPE = re.compile(r"\|(?<!\\\|)")
+# A one-run cell's text that ``cell`` would write unchanged (when the source holds no escape
+# or entity): nothing to escape (every escaping policy leaves text without `&`, `<`, `>` as
+# it is), no backtick, pipe, line break or `]` (of a `](`).
+_VERBATIM_CELL = re.compile(r"[^`|\n&<>\]]*\Z")
 _ALIGN_MARKER = {"": " --- |", "left": " :--- |", "center": " :---: |", "right": " ---: |"}
 
 
@@ -413,16 +417,25 @@ class _Emitter:
         width = len(head.children)
         if width == 0:
             return ""
-        lines = ["| " + " | ".join([self.cell(c) for c in head.children]) + " |"]
+        lines = ["| " + " | ".join(self.cells(head, width)) + " |"]
         aligns = node.alignments
         lines.append("|" + "".join(
             [_ALIGN_MARKER.get(aligns[i] if i < len(aligns) else "", " --- |")
              for i in range(width)]))
         for row in rows:
-            cells = [self.cell(c) for c in row.children[:width]]
+            cells = self.cells(row, width)
             cells.extend([""] * (width - len(cells)))
             lines.append("| " + " | ".join(cells) + " |")
         return "\n".join(lines)
+
+    def cells(self, row: Node, width: int) -> list[str]:
+        """The written cells of a row, at most ``width``; most are one-run cells that
+        need no change (written here without a call each)."""
+        if self.source_form:
+            return [self.cell(c) for c in row.children[:width]]
+        verbatim = _VERBATIM_CELL.match
+        return [c.text if type(c) is Text and verbatim(c.text) is not None else self.cell(c)
+                for c in row.children[:width]]
 
     def cell(self, cell: Node) -> str:
         kids = cell.children
