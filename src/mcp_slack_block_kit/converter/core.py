@@ -24,7 +24,6 @@ from .markdown_block import emit_markdown
 from .nodes import Document
 from .options import Mode, Options
 from .parse import parse
-from .rich_text import render_rich_text
 from .slack_urls import rewrite_slack_url_forms
 from .text_fallback import document_fallback
 from .warnings import (
@@ -149,7 +148,7 @@ class Converter:
         blocks: list[dict[str, Any]]
         try:
             if mode is Mode.RICH_TEXT:
-                blocks = render_rich_text(doc, opts, for_messages)
+                blocks = _rich_text(doc, opts, for_messages)
             elif mode is Mode.AUTO:
                 blocks = self._auto(doc, warnings, for_messages)
             elif mode is Mode.MARKDOWN_BLOCK:
@@ -158,7 +157,7 @@ class Converter:
                 if md_size <= MAX_MARKDOWN_BLOCK_SUM:
                     blocks = [{"type": "markdown", "text": md}] if md.strip() else []
                 elif for_messages:  # nothing is refused for size: decompose, as auto does
-                    blocks = render_rich_text(doc, opts, True)
+                    blocks = _rich_text(doc, opts, True)
                 else:
                     raise MarkdownBlockTooLargeError(md_size)
             else:
@@ -197,7 +196,15 @@ class Converter:
             # grown past the limit while emitting: decompose instead of failing.
         elif patterns:
             warnings.append(nested_pattern_warning(patterns))
-        return render_rich_text(doc, opts, keep_titles)
+        return _rich_text(doc, opts, keep_titles)
+
+
+def _rich_text(doc: Document, options: Options, keep_titles: bool) -> list[dict[str, Any]]:
+    # Imported on first use: a short reply in auto mode never needs it, and the CLI's
+    # start-up time counts.
+    from .rich_text import render_rich_text
+
+    return render_rich_text(doc, options, keep_titles)
 
 
 _DEFAULT = Converter()

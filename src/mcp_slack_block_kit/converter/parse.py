@@ -37,8 +37,6 @@ import pyromark
 from .._urls import REASON_SCRIPT, image_refusal, link_refusal
 from ..blocks.limits import MAX_TABLE_COLUMNS, MAX_TABLE_ROWS
 from ..exceptions import InputTooDeeplyNestedError
-from .bullets import rescue_bullets
-from .linkify import linkify_run
 from .nodes import (
     CODE,
     CODE_BLOCK,
@@ -228,6 +226,8 @@ def _build(
                     ):  # never linkify inside link text or alt text
                         kids.append(Text(TEXT, start, rng["end"], text))
                     else:
+                        from .linkify import linkify_run  # only text with a URL's hint
+
                         linkify_run(text, start, rng["end"], kids, src)
                     continue
             elif type(ev) is str:
@@ -358,7 +358,7 @@ def _build(
                         tail.end = node.end
                         continue
                     if facts.bullets and len(node.children) > 2:
-                        rescued = rescue_bullets(node, src)
+                        rescued = _rescue(node, src)
                         if rescued is not None:
                             if quote_depth:
                                 patterns.add(PATTERN_LIST_IN_BLOCKQUOTE)
@@ -417,6 +417,12 @@ def _build(
     facts.max_depth = max_depth
 
 
+def _rescue(paragraph: Node, src: bytes) -> list[Node] | None:
+    from .bullets import rescue_bullets  # loaded on use: only glyph line starts need it
+
+    return rescue_bullets(paragraph, src)
+
+
 def _wrap_item(item: Node, src: bytes, in_quote: bool, facts: _Facts) -> None:
     """Give a tight item's inline content an implicit paragraph (items hold only blocks)."""
     children = item.children
@@ -451,7 +457,7 @@ def _wrap_item(item: Node, src: bytes, in_quote: bool, facts: _Facts) -> None:
 
 def _add_paragraph(paragraph: Node, out: list[Node], src: bytes, in_quote: bool, facts: _Facts
                    ) -> None:
-    rescued = rescue_bullets(paragraph, src) if facts.bullets else None
+    rescued = _rescue(paragraph, src) if facts.bullets else None
     if rescued is None:
         out.append(paragraph)
         return
