@@ -67,7 +67,7 @@ _PAREN_ESCAPES = str.maketrans({"(": "\\(", ")": "\\)"})
 # definition (a line-leading `<` is
 # already `&lt;` unless the caller allowed raw text). Group 1 is where the backslash
 # goes; an ordered-item number is defused by escaping its `.`/`)` (group 2).
-_BLOCK_START_LINE = re.compile(
+_BLOCK_START_LINE = (  # compiled on first use (few texts need it)
     r"(?m)^( {0,3})(?="
     r"#{1,6}(?:[ \t]|$)|>|[-+*](?:[ \t]|$)|`{3,}[^`\n]*$|~{3}"
     r"|=+[ \t]*$|-+[ \t]*$|(?:\*[ \t]*){3,}$|(?:_[ \t]*){3,}$|\[[^\]\n]*\]:)"
@@ -95,7 +95,7 @@ def _escape_block_starts(text: str) -> str:
         "\n" not in text or not any(line.lstrip(" ")[:1] in chars for line in text.split("\n"))
     ):
         return text
-    return _BLOCK_START_LINE.sub(r"\1\2\\", text)
+    return re.sub(_BLOCK_START_LINE, r"\1\2\\", text)
 
 
 def _keep(text: str) -> str:
