@@ -274,7 +274,7 @@ def test_bounded_strip_matches_full_strip(text: str) -> None:
 
     block = {"type": "markdown", "text": text}
     full = fallback._strip_markup(text)
-    expected = fallback._ASCII_WS_RUN.sub(" ", full).strip()
+    expected = re.sub(fallback._ASCII_WS_RUN, " ", full).strip()
     expected = fallback._escape_markup(expected)
     if len(expected) > 150:
         expected = expected[:149] + "…"

@@ -25,7 +25,7 @@ _TEXT = st.lists(_PIECES, max_size=20).map("".join)
 @settings(max_examples=200, deadline=None)
 @given(_TEXT)
 def test_collapse_ws_matches_the_regex(text: str) -> None:
-    assert _collapse_ws(text) == _ASCII_WS_RUN.sub(" ", text)
+    assert _collapse_ws(text) == re.sub(_ASCII_WS_RUN, " ", text)
 
 
 @settings(max_examples=200, deadline=None)

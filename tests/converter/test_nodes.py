@@ -22,3 +22,19 @@ def test_plain_text_separates_blocks() -> None:
     assert nd.plain_text(quote) == "one two three"
     (table,) = p.parse("| a | b |\n|---|---|\n| c | d |", OPTS).children
     assert nd.plain_text(table) == "a b c d"
+
+
+def test_one_run_cells_are_their_run() -> None:
+    """A cell that is one plain text run is that run (a Text of kind TABLE_CELL); any other
+    cell (empty, styled, an escape first, a bare URL) is a TABLE_CELL node."""
+    (table,) = p.parse("| a | b *c* | \\| d | https://x.com | |\n|---|---|---|---|---|\n",
+                       OPTS).children
+    (head,) = table.children
+    one, styled, escaped, url, empty = head.children
+    assert isinstance(one, nd.Text) and one.kind == nd.TABLE_CELL and one.text == "a"
+    assert [(n.kind, getattr(n, "text", "")) for n in nd.cell_inlines(one)] == [(nd.TEXT, "a")]
+    for cell in (styled, escaped, url, empty):
+        assert not isinstance(cell, nd.Text) and cell.kind == nd.TABLE_CELL
+        assert nd.cell_inlines(cell) is cell.children
+    assert [n.kind for n in styled.children] == [nd.TEXT, nd.EMPHASIS]
+    assert nd.plain_text(table) == "a b c | d https://x.com "  # as before: cells spaced

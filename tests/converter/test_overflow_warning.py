@@ -7,10 +7,18 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mcp_slack_block_kit import Options, convert, to_messages
-from mcp_slack_block_kit.blocks.budget import OVERFLOW_WARNING_CODE
+from mcp_slack_block_kit.blocks.budget import (
+    OVERFLOW_WARNING_CODE,
+    _cell_chars_at_most,
+    table_cell_chars,
+)
 from mcp_slack_block_kit.cli import main
+from mcp_slack_block_kit.converter.slack_urls import rewrite_slack_url_forms
+from mcp_slack_block_kit.normalizer import normalize
 
 SIXTY = "\n\n".join(f"Paragraph {i}." for i in range(60))
 TABLE = "| a | b |\n|---|---|\n| 1 | 2 |\n"
@@ -71,3 +79,29 @@ def test_mcp_tool_answers_with_messages_not_the_warning() -> None:
     for message in out["messages"]:
         assert_valid_blocks(message["blocks"])
     assert overflow(out["warnings"]) == []
+
+
+_CELL_PIECES = ["a", "`c`", "**b**", "[l](https://x.com/a)", "![i](https://x.com/i.png)",
+                "https://x.com", "www.x.com", "@alice", ":+1:", "&amp;", "\\|", "<!here>",
+                "<@U0123ABCD>", "<https://x.com|lbl>", "é日", "<b>", " "]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(st.lists(st.sampled_from(_CELL_PIECES), max_size=4).map("".join),
+                         min_size=1, max_size=4), min_size=1, max_size=5),
+       st.sampled_from([{}, {"mention_map": {"alice": "U0123ABCD"}},
+                        {"preserve_mention_tokens": True}, {"allow_broadcasts": True},
+                        {"mode": "section_mrkdwn"}]))
+def test_table_cells_show_at_most_the_input(rows: list[list[str]],
+                                            options: dict[str, object]) -> None:
+    """What lets convert skip counting cells for a short input: a table block's cells
+    never show more characters than the converted text holds."""
+    width = len(rows[0])
+    markdown = "\n".join(["| " + " | ".join(rows[0]) + " |", "|" + "---|" * width]
+                         + ["| " + " | ".join(r) + " |" for r in rows[1:]]) + "\n"
+    result = convert(markdown, **{"mode": "rich_text", **options})
+    parsed = len(normalize(rewrite_slack_url_forms(markdown)).text)  # what convert parses
+    for block in result.blocks:
+        if block["type"] == "table":
+            assert table_cell_chars(block["rows"]) <= parsed
+            assert _cell_chars_at_most(block["rows"]) <= parsed

@@ -154,10 +154,16 @@ def _cell_chars_at_most(rows: Any) -> int:
 OVERFLOW_WARNING_CODE: Final = "does not fit one message"
 
 
-def message_overflow(blocks: Iterable[Mapping[str, Any]]) -> list[str]:
+def message_overflow(
+    blocks: Iterable[Mapping[str, Any]], *, cells_fit: bool = False
+) -> list[str]:
     """Why ``blocks`` cannot be posted as one message (``[]`` when they can): the
     message-wide limits, documented and reported, each as a short reason. Per-block limits
-    are ``validate``'s; the converter keeps them by construction."""
+    are ``validate``'s; the converter keeps them by construction.
+
+    ``cells_fit`` says the caller knows that no table's cells pass the reported character
+    limit, so they are not counted (``convert`` of an input no longer than that limit:
+    every character a table shows comes from a distinct part of the input)."""
     weight = count = tables = markdown = 0
     texts: list[str] = []  # the markdown blocks' texts, weighed only when they may matter
     reasons: list[str] = []
@@ -172,7 +178,7 @@ def message_overflow(blocks: Iterable[Mapping[str, Any]]) -> list[str]:
             n = len(rows) if isinstance(rows, list) else 0
             if n > MAX_TABLE_ROWS:
                 reasons.append(f"a table of {n} rows, max {MAX_TABLE_ROWS}")
-            cells = _cell_chars_at_most(rows)
+            cells = 0 if cells_fit else _cell_chars_at_most(rows)
             if cells > REPORTED_MAX_TABLE_CELL_CHARS:
                 cells = table_cell_chars(rows)
             if cells > REPORTED_MAX_TABLE_CELL_CHARS:

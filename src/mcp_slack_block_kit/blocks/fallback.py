@@ -17,34 +17,35 @@ from .limits import TEXT_FALLBACK_MAX_CHARS
 __all__ = ["derive_text_fallback", "finish_fallback"]
 
 _JOIN = " — "
+# The patterns below are strings, compiled on first use (re caches them): ``convert`` imports
+# this module for ``finish_fallback``, which needs none, and the CLI's start-up time counts.
 _LIST_ITEM_SEP = " · "
 _ELLIPSIS = "…"
 
 # Slack link and angle-URL tokens (ASCII white space ends a URL).
-_SLACK_LINK = re.compile(r"<[^|> \t\n\f\r]+\|([^>]+)>")
-_ANGLE_URL = re.compile(r"<([A-Za-z][A-Za-z0-9+.\-]{1,31}:[^|> \t\n\f\r]+)>")
+_SLACK_LINK = r"<[^|> \t\n\f\r]+\|([^>]+)>"
+_ANGLE_URL = r"<([A-Za-z][A-Za-z0-9+.\-]{1,31}:[^|> \t\n\f\r]+)>"
 # Bare typed-mention tokens a section_mrkdwn section carries (`mention_map`): shown as
 # `@U…`, `#C…`, `@S…`, like rich_text user elements. Broadcasts never match.
-_MENTION_TOKEN = re.compile(r"<(@|#|!subteam\^)([A-Z0-9]{3,})>")
-_MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
+_MENTION_TOKEN = r"<(@|#|!subteam\^)([A-Z0-9]{3,})>"
+_MD_LINK = r"\[([^\]]+)\]\([^)]*\)"
 # What collapsing white space means: each run of ASCII white space (or a lone TAB, LF, CR,
 # FF) becomes one space. _collapse_ws does the same with str.replace.
-_ASCII_WS_RUN = re.compile(r"[\t\n\r\f][ \t\n\r\f]*| [ \t\n\r\f]+")
+_ASCII_WS_RUN = r"[\t\n\r\f][ \t\n\r\f]*| [ \t\n\r\f]+"
 # Long texts: strip only the first lines when they give this much visible text.
 _WINDOW = 768
 _ENOUGH = 2 * TEXT_FALLBACK_MAX_CHARS
 # `&` that does not already start one of the three entities Slack decodes.
-_BARE_AMP = re.compile(r"&(?!amp;|lt;|gt;)")
+_BARE_AMP = r"&(?!amp;|lt;|gt;)"
 # A code span (a backtick run, its content, the same run): the content is kept as written.
-_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.{1,1000}?)(?<!`)\1(?!`)", re.S)
+_CODE_SPAN = r"(?s)(?<!`)(`+)(?!`)(.{1,1000}?)(?<!`)\1(?!`)"
 # An emphasis, strong or strike pair in the places mrkdwn and Markdown read one: the opening
 # run after a non-word character, the closing one before one, neither next to a space on
 # the inside. `snake_case_name`, `:white_check_mark:`, `~14 minutes` and `2 * 3` are not
 # pairs. The content is bounded so each opening run is tried over a short span only.
-_PAIR = re.compile(r"(?<![\w*_~\\])([*_~]{1,3})(?=[^\s*_~])(.{1,600}?)(?<=[^\s\\])\1(?![\w*_~])",
-                   re.S)
+_PAIR = r"(?s)(?<![\w*_~\\])([*_~]{1,3})(?=[^\s*_~])(.{1,600}?)(?<=[^\s\\])\1(?![\w*_~])"
 # A backslash-escaped ASCII punctuation character: literal content.
-_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
+_ESCAPED = r"\\([!-/:-@\[-`{-~])"
 _PAIR_PASSES = 3  # `***a _b_ c***`: each pass removes one level of nesting
 
 
@@ -85,7 +86,7 @@ def _strip_pairs(text: str) -> str:
     for _ in range(_PAIR_PASSES):
         if not ("*" in text or "_" in text or "~" in text):
             break
-        stripped = _PAIR.sub(r"\2", text)
+        stripped = re.sub(_PAIR, r"\2", text)
         if stripped == text:
             break
         text = stripped
@@ -99,11 +100,11 @@ def _strip_markup(text: str) -> str:
     Newlines are left for the caller's whitespace collapsing (they become one space).
     """
     if "<" in text:
-        text = _ANGLE_URL.sub(r"\1", _SLACK_LINK.sub(r"\1", text))
+        text = re.sub(_ANGLE_URL, r"\1", re.sub(_SLACK_LINK, r"\1", text))
         if "<" in text:
-            text = _MENTION_TOKEN.sub(_mention_text, text)
+            text = re.sub(_MENTION_TOKEN, _mention_text, text)
     if "](" in text:
-        text = _MD_LINK.sub(r"\1", text)
+        text = re.sub(_MD_LINK, r"\1", text)
     if "#" in text or ">" in text:
         text = _drop_line_markers(text)
     escapes: list[str] = []
@@ -113,9 +114,9 @@ def _strip_markup(text: str) -> str:
             escapes.append(match.group(1))
             return "\x00"
 
-        text = _ESCAPED.sub(park, text.replace("\x00", ""))
+        text = re.sub(_ESCAPED, park, text.replace("\x00", ""))
     if "`" in text:
-        parts = _CODE_SPAN.split(text)  # [text, run, code, run, code, …, text]
+        parts = re.split(_CODE_SPAN, text)  # [text, run, code, run, code, …, text]
         text = "".join(
             _strip_pairs(part) if i % 3 == 0 else part if i % 3 == 2 else ""
             for i, part in enumerate(parts))
@@ -208,7 +209,7 @@ def _escape_markup(text: str) -> str:
     """Escape stripped mrkdwn/Markdown text: it already carries entities for what it shows
     as ``&``, ``<`` and ``>``, so only a bare ``&`` and a ``<``/``>`` left are escaped."""
     if "&" in text:
-        text = _BARE_AMP.sub("&amp;", text)
+        text = re.sub(_BARE_AMP, "&amp;", text)
     return text.replace("<", "&lt;").replace(">", "&gt;")
 
 

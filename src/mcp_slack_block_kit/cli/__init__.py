@@ -13,6 +13,7 @@ payload); 2 usage errors and unusable input or options (one line on stderr,
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from importlib import import_module
@@ -53,6 +54,31 @@ With no sub-command the MCP server runs on stdio.
 """
 
 
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's formatter, with the terminal width read as ``shutil.get_terminal_size``
+    reads it, without importing ``shutil`` (and bz2, lzma, zlib with it): argparse builds a
+    formatter for every ``add_argument``, so every command paid for that import."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        if width is None:
+            width = _terminal_columns() - 2
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
+def _terminal_columns() -> int:
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse with the project's one-line ``error: <message>`` and exit status 2."""
 
@@ -73,7 +99,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         description="Turn LLM Markdown into Slack Block Kit JSON, check it, split it, "
         "preview it, and serve it all over MCP.",
         epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_Formatter,
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     subs = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -82,7 +108,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         if only is not None and name != only:
             continue
         sub = subs.add_parser(name, help=help_, description=help_[:1].upper() + help_[1:] + ".",
-                              formatter_class=argparse.RawDescriptionHelpFormatter)
+                              formatter_class=_Formatter)
         if module and name == command:
             mod = import_module(f".{module}", __name__)
             mod.configure(sub)

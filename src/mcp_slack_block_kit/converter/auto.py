@@ -28,6 +28,7 @@ from .nodes import (
     Document,
     Node,
     Text,
+    cell_inlines,
     plain_text,
 )
 from .options import Options
@@ -108,8 +109,11 @@ def has_resolvable_handle(doc: Document, mention_map: Mapping[str, str]) -> bool
     while stack:
         node, in_item = stack.pop()
         kind = node.kind
-        if kind is PARAGRAPH or kind is TABLE_CELL or (kind is HEADING and in_item):
+        if kind is PARAGRAPH or (kind is HEADING and in_item):
             if _runs_resolve(node.children, mention_map):
+                return True
+        elif kind is TABLE_CELL:
+            if _runs_resolve(cell_inlines(node), mention_map):
                 return True
         elif kind is QUOTE:
             if not in_item:

@@ -37,6 +37,7 @@ from .nodes import (
     Node,
     Table,
     Text,
+    cell_inlines,
     iter_nodes,
 )
 
@@ -241,12 +242,14 @@ def _row(
 ) -> list[Block]:
     cells: list[Block] = []
     for cell in row.children[:width]:
+        one_run = type(cell) is Text  # a cell that is one plain text run (most are)
         kids = cell.children
-        if plain_cells and len(kids) == 1:
+        if plain_cells and (one_run or len(kids) == 1):
             # Most cells are one short text run with nothing to split or resolve:
             # build it here (tables are the bulk of long documents).
-            only = kids[0]
-            if only.kind is TEXT or only.kind is HTML:
+            only = cell if one_run else kids[0]
+            kind = only.kind
+            if one_run or kind is TEXT or kind is HTML:
                 text: str = only.text  # type: ignore[attr-defined]
                 if text and ":" not in text:
                     cells.append({"type": "rich_text", "elements": [{
@@ -254,7 +257,7 @@ def _row(
                         "elements": [{"type": "text", "text": text}],
                     }]})
                     continue
-            elif only.kind is CODE:  # a lone code span: literal
+            elif kind is CODE:  # a lone code span: literal
                 text = only.text  # type: ignore[attr-defined]
                 if text:
                     cells.append({"type": "rich_text", "elements": [{
@@ -262,6 +265,8 @@ def _row(
                         "elements": [{"type": "text", "text": text, "style": {"code": True}}],
                     }]})
                     continue
+        if one_run:
+            kids = cell_inlines(cell)
         elements = inline(kids) if kids else None
         if elements:
             cells.append({

@@ -10,7 +10,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..blocks.budget import message_overflow, overflow_warning
-from ..blocks.limits import MAX_MARKDOWN_BLOCK_SUM
+from ..blocks.limits import MAX_MARKDOWN_BLOCK_SUM, REPORTED_MAX_TABLE_CELL_CHARS
 from ..exceptions import (
     ConversionError,
     InputTooDeeplyNestedError,
@@ -24,7 +24,6 @@ from .markdown_block import emit_markdown
 from .nodes import Document
 from .options import Mode, Options
 from .parse import parse
-from .rich_text import render_rich_text
 from .slack_urls import rewrite_slack_url_forms
 from .text_fallback import document_fallback
 from .warnings import (
@@ -149,7 +148,7 @@ class Converter:
         blocks: list[dict[str, Any]]
         try:
             if mode is Mode.RICH_TEXT:
-                blocks = render_rich_text(doc, opts, for_messages)
+                blocks = _rich_text(doc, opts, for_messages)
             elif mode is Mode.AUTO:
                 blocks = self._auto(doc, warnings, for_messages)
             elif mode is Mode.MARKDOWN_BLOCK:
@@ -158,7 +157,7 @@ class Converter:
                 if md_size <= MAX_MARKDOWN_BLOCK_SUM:
                     blocks = [{"type": "markdown", "text": md}] if md.strip() else []
                 elif for_messages:  # nothing is refused for size: decompose, as auto does
-                    blocks = render_rich_text(doc, opts, True)
+                    blocks = _rich_text(doc, opts, True)
                 else:
                     raise MarkdownBlockTooLargeError(md_size)
             else:
@@ -172,7 +171,11 @@ class Converter:
             # above the default can get here.
             raise InputTooDeeplyNestedError(doc.depth, opts.max_nesting_depth) from None
         # to_messages (and the MCP tool, which posts its messages) split what does not fit.
-        if not for_messages and (overflow := message_overflow(blocks)):
+        # A table's cells show only text of the input, each part of it at most once (a
+        # header repeated per 100 rows shows its own text once per table block), so an
+        # input no longer than the cell limit cannot pass it.
+        if not for_messages and (overflow := message_overflow(
+                blocks, cells_fit=len(text) <= REPORTED_MAX_TABLE_CELL_CHARS)):
             warnings.append(overflow_warning(overflow))
         # The fallback comes from the document, not the blocks: the same in every mode, and
         # free of the guesses that stripping mrkdwn or Markdown text back to words needs.
@@ -193,7 +196,15 @@ class Converter:
             # grown past the limit while emitting: decompose instead of failing.
         elif patterns:
             warnings.append(nested_pattern_warning(patterns))
-        return render_rich_text(doc, opts, keep_titles)
+        return _rich_text(doc, opts, keep_titles)
+
+
+def _rich_text(doc: Document, options: Options, keep_titles: bool) -> list[dict[str, Any]]:
+    # Imported on first use: a short reply in auto mode never needs it, and the CLI's
+    # start-up time counts.
+    from .rich_text import render_rich_text
+
+    return render_rich_text(doc, options, keep_titles)
 
 
 _DEFAULT = Converter()

@@ -34,6 +34,7 @@ from .nodes import (
     STRIKE,
     STRONG,
     TABLE,
+    TABLE_CELL,
     TEXT,
     CodeBlock,
     Document,
@@ -66,7 +67,7 @@ _PAREN_ESCAPES = str.maketrans({"(": "\\(", ")": "\\)"})
 # definition (a line-leading `<` is
 # already `&lt;` unless the caller allowed raw text). Group 1 is where the backslash
 # goes; an ordered-item number is defused by escaping its `.`/`)` (group 2).
-_BLOCK_START_LINE = re.compile(
+_BLOCK_START_LINE = (  # compiled on first use (few texts need it)
     r"(?m)^( {0,3})(?="
     r"#{1,6}(?:[ \t]|$)|>|[-+*](?:[ \t]|$)|`{3,}[^`\n]*$|~{3}"
     r"|=+[ \t]*$|-+[ \t]*$|(?:\*[ \t]*){3,}$|(?:_[ \t]*){3,}$|\[[^\]\n]*\]:)"
@@ -78,6 +79,10 @@ _BLOCK_START_CHARS = frozenset("#>-+*`~=_[0123456789")
 # (searched for quickly) instead of trying every position.
 _BARE_BACKTICK = re.compile(r"`(?<!\\`)")
 _UNESCAPED_PIPE = re.compile(r"\|(?<!\\\|)")
+# A one-run cell's text that ``cell`` would write unchanged (when the source holds no escape
+# or entity): nothing to escape (every escaping policy leaves text without `&`, `<`, `>` as
+# it is), no backtick, pipe, line break or `]` (of a `](`).
+_VERBATIM_CELL = re.compile(r"[^`|\n&<>\]]*\Z")
 _ALIGN_MARKER = {"": " --- |", "left": " :--- |", "center": " :---: |", "right": " ---: |"}
 
 
@@ -90,7 +95,7 @@ def _escape_block_starts(text: str) -> str:
         "\n" not in text or not any(line.lstrip(" ")[:1] in chars for line in text.split("\n"))
     ):
         return text
-    return _BLOCK_START_LINE.sub(r"\1\2\\", text)
+    return re.sub(_BLOCK_START_LINE, r"\1\2\\", text)
 
 
 def _keep(text: str) -> str:
@@ -126,7 +131,7 @@ class _Emitter:
 
     def _text_form(self, node: Text) -> str:
         text = node.text
-        if self.source_form and node.kind is TEXT:
+        if self.source_form and (node.kind is TEXT or node.kind is TABLE_CELL):
             src = self.source
             start = node.start
             if start and src[start - 1] == 0x5C:
@@ -412,21 +417,31 @@ class _Emitter:
         width = len(head.children)
         if width == 0:
             return ""
-        lines = ["| " + " | ".join([self.cell(c) for c in head.children]) + " |"]
+        lines = ["| " + " | ".join(self.cells(head, width)) + " |"]
         aligns = node.alignments
         lines.append("|" + "".join(
             [_ALIGN_MARKER.get(aligns[i] if i < len(aligns) else "", " --- |")
              for i in range(width)]))
         for row in rows:
-            cells = [self.cell(c) for c in row.children[:width]]
+            cells = self.cells(row, width)
             cells.extend([""] * (width - len(cells)))
             lines.append("| " + " | ".join(cells) + " |")
         return "\n".join(lines)
 
+    def cells(self, row: Node, width: int) -> list[str]:
+        """The written cells of a row, at most ``width``; most are one-run cells that
+        need no change (written here without a call each)."""
+        if self.source_form:
+            return [self.cell(c) for c in row.children[:width]]
+        verbatim = _VERBATIM_CELL.match
+        return [c.text if type(c) is Text and verbatim(c.text) is not None else self.cell(c)
+                for c in row.children[:width]]
+
     def cell(self, cell: Node) -> str:
         kids = cell.children
-        if len(kids) == 1 and kids[0].kind is TEXT:  # most cells: run_text of one node
-            only = kids[0]
+        if type(cell) is Text or (len(kids) == 1 and kids[0].kind is TEXT):
+            # Most cells: run_text of one text run (a one-run cell is that run).
+            only = cell if type(cell) is Text else kids[0]
             assert isinstance(only, Text)
             text = self._text_form(only)
             if "`" in text:

@@ -41,9 +41,12 @@ CODE_BLOCK      CodeBlock   ``text`` (raw content with final newline),
 RULE            Node        (thematic break)
 TABLE           Table       ``alignments`` ("left"/"center"/"right"/"" per
                             column); children = one TABLE_HEAD, then TABLE_ROW
-TABLE_HEAD,     Node        children = TABLE_CELL (inline children). Body rows
-TABLE_ROW                   are padded/truncated to the header width by the
-                            parser already
+TABLE_HEAD,     Node        children = TABLE_CELL. Body rows are padded/truncated
+TABLE_ROW                   to the header width by the parser already
+TABLE_CELL      Node        inline children; a cell that is one plain text run
+                or Text     (most are) is that run itself, a ``Text`` of kind
+                            TABLE_CELL with no children: ``cell_inlines``
+                            gives either form's inline nodes
 EMPHASIS,       Node        inline children
 STRONG, STRIKE
 LINK            Link        ``url`` (``mailto:`` added for e-mail autolinks;
@@ -112,6 +115,7 @@ __all__ = [
     "Node",
     "Table",
     "Text",
+    "cell_inlines",
     "iter_nodes",
     "plain_text",
 ]
@@ -279,6 +283,13 @@ class Document(Node):
         self.patterns: frozenset[str] = frozenset()
         self.refusals: tuple[tuple[str, str], ...] = ()
         self.depth = 1
+
+def cell_inlines(cell: Node) -> list[Node]:
+    """The inline nodes of a TABLE_CELL (a one-run cell gives its run as a TEXT node)."""
+    if isinstance(cell, Text):
+        return [Text(TEXT, cell.start, cell.end, cell.text)]
+    return cell.children
+
 
 def iter_nodes(root: Node) -> Iterator[Node]:
     """Yield ``root`` and every descendant in document order (iterative, any depth)."""
