@@ -50,6 +50,8 @@ def _reference(reply: str, opts: Options) -> str:
 @given(reply=replies(), sizes=cuts, opts=options, cap=caps)
 # A backslash at a line's end: a hard break once the paragraph goes on, not text.
 @example(reply="**S**\n\na\\\n**S**", sizes=[1], opts=OPTIONS[0], cap=12_000)
+# The same with a space after the backslash (normalize() strips it: still a hard break).
+@example(reply="**S**\n\na\\ \n**S**", sizes=[1], opts=OPTIONS[0], cap=12_000)
 # A heading's line that a pipe and a delimiter row turn into a table's header.
 @example(reply="**S**\n\n## Highlights a | b\n---|---\n1 | 2", sizes=[1], opts=OPTIONS[0],
          cap=12_000)

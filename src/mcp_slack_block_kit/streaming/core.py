@@ -54,6 +54,7 @@ BATCH = 16
 many plain characters arrived."""
 _plain = NOT_PLAIN.search
 TOP_FENCE = re.compile(r"(`{3,}|~{3,})")
+_LINE_END = re.compile(r"[ \t]*(?:\n|\Z)").match
 TOP_CLOSER = re.compile(r" {0,3}(`{3,}|~{3,})[ \t]*\n?\Z")
 
 
@@ -482,9 +483,10 @@ class MarkdownStream(LineWindow):
                 k = max(line_at - 1, c)
                 while k > c and seg[k - 1] in " \t\n":
                     k -= 1
-        if k > c and k < len(seg) and seg[k] == "\n" and seg[k - 1] == "\\":
+        if k > c and seg[k - 1] == "\\" and _LINE_END(seg, k) is not None:
             # A backslash at a line's end is a hard break when the paragraph goes on
-            # (then it shows nothing), else text: it waits for the next line.
+            # (then it shows nothing), else text: it waits for the next line. White space
+            # after it counts as the line's end (normalize() strips it).
             start = seg.rfind("\n", 0, k) + 1
             run = k - start - len(seg[start:k].rstrip("\\"))
             if run % 2:
