@@ -84,6 +84,13 @@ def test_committed_text_never_retracts(reply: str, sizes: list[int], opts: Optio
 @example(reply="**S**\n\na `code span` and a `half\na `code span` and a `half", sizes=[1],
          opts=OPTIONS[0])
 @example(reply="a `code\nx ``y", sizes=[3], opts=OPTIONS[0])
+# A table's header as a list item's lazy line: text there, with the `|` the repair puts
+# before it (the line waits for its end).
+@example(reply="- item one\n- item two\n  continued\na | b\n---|---\n1 | 2", sizes=[1],
+         opts=OPTIONS[0])
+# A one-line fence below a list item's paragraph: its lazy line, which normalize() leaves.
+@example(reply="- item one\n- item two\n  continued\n```go fmt.Println(1)```", sizes=[1],
+         opts=OPTIONS[0])
 def test_finished_stream_shows_what_normalize_shows(reply: str, sizes: list[int],
                                                      opts: Options) -> None:
     """The finished stream reads like the whole reply normalized: same words, same order."""

@@ -343,6 +343,7 @@ class MarkdownStream(LineWindow):
         self._hold_all = False
         self._table = False
         self._fresh = fresh
+        self._lazy = (-1, -1)  # see _lazy_line
         self._context = ""  # raw lines the repairs must see before _ls (see _window)
         self._carry = ""  # the lines before _ls a code span runs on from (_carry_lines)
         self._table_head: tuple[str, str, int] | None = None  # header, delimiter, its start
@@ -568,6 +569,7 @@ class MarkdownStream(LineWindow):
         self._c -= by
         self._ls -= by
         self._scan.shift(by)
+        self._lazy = (-1, -1)
         if self._fence_since >= 0:
             self._fence_since = max(self._fence_since - by, 0)
         if self._table_head is not None:

@@ -135,6 +135,10 @@ UNDECIDED = re.compile(
     r"[-=*_ \t]*\Z|[0-9]{1,9}[.)]?\Z|[-*+]\Z|[•‣⁃⁌⁍∙◦▪▫●○■□◆◇][ \t]*\Z")
 BLOCK_START = re.compile(
     r" {0,3}(?:#{1,6}(?:[ \t]|\Z)|>|[-*+](?:[ \t]|\Z)|[0-9]{1,9}[.)](?:[ \t]|\Z))")
+# A line that opens a container (list item, Unicode bullet, quote) or is indented (it may
+# be a list item's own paragraph): the unindented lines below it are its lazy lines.
+CONTAINER_LINE = re.compile(
+    r"^(?:[ \t]|>|(?:[-*+•‣⁃⁌⁍∙◦▪▫●○■□◆◇]|[0-9]{1,9}[.)])(?:[ \t]|$))", re.MULTILINE)
 # Repairs that read lines beyond a piece (or close what the paragraph's end closes):
 # when one fires on a piece, the piece waits for the end of the segment.
 PIECE_UNSAFE = frozenset({"V1", "V2", "V3", "V4", "V6", "V8", "C3", "C4", "C6", "R8"})
