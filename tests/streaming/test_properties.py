@@ -163,6 +163,11 @@ def test_finish_is_idempotent(reply: str, sizes: list[int]) -> None:
 
 @settings(max_examples=EXAMPLES)
 @given(reply=replies(), a=cuts, b=cuts)
+# Unicode bullets: a fence run on the item's line or in an indented line below a blank
+# one keeps them text (C11), and a table header below is their lazy line.
+@example(reply="• a\n• b ```\nx\n```", a=[1], b=[16])
+@example(reply="• a\n\n  x ~~~\n  ~~~", a=[1], b=[16])
+@example(reply="• bullet one\n• bullet two\na | b\n---|---\n1 | 2", a=[1], b=[3])
 def test_cuts_do_not_change_the_result(reply: str, a: list[int], b: list[int]) -> None:
     """The finished text does not depend on where the deltas were cut."""
     assert visible_messages(stream_all(cut(reply, a))) == visible_messages(

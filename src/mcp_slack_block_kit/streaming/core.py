@@ -25,6 +25,7 @@ from .lines import (
     NOT_PLAIN,
     PIECE_UNSAFE,
     TABLE_UNSAFE,
+    UNICODE_BULLET,
     WS,
     OpenFence,
     closes,
@@ -260,6 +261,10 @@ class MarkdownStream(LineWindow):
         self._blank_tail = False
         self._has_content = True
         self._last_line = line
+        if not self._is_fence and UNICODE_BULLET.match(line) is not None:
+            # Held whole from here (see head_verdict), also when the lines below arrived
+            # in the same delta: an indented line after a blank one stays in the segment.
+            self._hold_all = True
         m = FENCE_LINE.match(line) if ("```" in line or "~~~" in line) else None
         if m is not None and not (m.group(2)[0] == "`" and "`" in m.group(3)) and not (
             m.group(2)[0] == "~" and split_one_liner(line.rstrip("\n")) is not None
