@@ -46,12 +46,22 @@ def _reference(reply: str, opts: Options) -> str:
                              repair_mismatched_emphasis=opts.repair_mismatched_emphasis).text)
 
 
+def _defined_below(reply: str) -> bool:
+    """Does a ``[label]`` stand above a line that defines it (``[label]: url``)?"""
+    return any(m.group(1).lower() in reply[: m.start()].lower()
+               for m in re.finditer(r"(?m)^ {0,3}(\[[^\]\n]+\]):", reply))
+
+
 @settings(max_examples=EXAMPLES)
 @given(reply=replies(), sizes=cuts, opts=options, cap=caps)
 # A backslash at a line's end: a hard break once the paragraph goes on, not text.
 @example(reply="**S**\n\na\\\n**S**", sizes=[1], opts=OPTIONS[0], cap=12_000)
 # The same with a space after the backslash (normalize() strips it: still a hard break).
 @example(reply="**S**\n\na\\ \n**S**", sizes=[1], opts=OPTIONS[0], cap=12_000)
+# A message break inside a paragraph right before `[ref]: url`: at the top of the next
+# message it would become a definition (shows nothing) once its address arrives.
+@example(reply="long " * 50 + "end. [ref]: https://example.com", sizes=[1], opts=OPTIONS[0],
+         cap=256)
 # A heading's line that a pipe and a delimiter row turn into a table's header.
 @example(reply="**S**\n\n## Highlights a | b\n---|---\n1 | 2", sizes=[1], opts=OPTIONS[0],
          cap=12_000)
@@ -61,6 +71,9 @@ def test_committed_text_never_retracts(reply: str, sizes: list[int], opts: Optio
                                        cap: int) -> None:
     """After every delta, what the committed messages show is the start of what the
     finished messages show."""
+    # A `[label]` above a definition of it turns into a link when the definition arrives
+    # (a known limit, docs/streaming.md).
+    assume(not _defined_below(reply))
     stream = MarkdownStream(opts, max_message_chars=cap)
     messages: list[str] = []
     shown = []
