@@ -151,6 +151,10 @@ def _strip_code_spans(text: str) -> str:
 
 @settings(max_examples=EXAMPLES)
 @given(reply=replies(max_blocks=10), sizes=cuts, cap=caps)
+# A fence run below list items: the list's lines are read as context only for a one-line
+# fence, never for the nested-fence repair (which lengthens the fence in the whole text).
+@example(reply="**S**\n\n# 4. Restart\ndocker compose up -d\n```\n\n**S**\n\n- Maya.\n- Jonas.\n"
+         "# 4. Restart\ndocker compose up -d\n```", sizes=[1], cap=12_000)
 def test_messages_fit_the_cap_and_balance_their_fences(reply: str, sizes: list[int],
                                                        cap: int) -> None:
     """No message is longer than the cap, and none ends inside a fenced code block.
@@ -181,6 +185,14 @@ def test_finish_is_idempotent(reply: str, sizes: list[int]) -> None:
 @example(reply="• a\n• b ```\nx\n```", a=[1], b=[16])
 @example(reply="• a\n\n  x ~~~\n  ~~~", a=[1], b=[16])
 @example(reply="• bullet one\n• bullet two\na | b\n---|---\n1 | 2", a=[1], b=[3])
+# List items below a line with an unpaired backtick: each item's start is settled (only a
+# lazy line waits for its end), so the windows the repairs read do not change with cuts.
+@example(reply="**Standup summary — Tuesday**\n\n**Standup summary — Tuesday**\n\na `code span`"
+         " and a `half\n- `ORDER BY` on a column with mixed types now sorts numbers before "
+         "strings (previously the order was undefined).\n- `COUNT(DISTINCT x)` on more than "
+         "100M distinct values uses HyperLogLog by default; pass `exact => true` for the exact "
+         "count.\n\n**Standup summary — Tuesday**\n\n**Standup summary — Tuesday**",
+         a=[1], b=[9])
 def test_cuts_do_not_change_the_result(reply: str, a: list[int], b: list[int]) -> None:
     """The finished text does not depend on where the deltas were cut."""
     assert visible_messages(stream_all(cut(reply, a))) == visible_messages(

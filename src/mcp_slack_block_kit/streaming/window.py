@@ -117,12 +117,20 @@ class LineWindow(ShortPaths):
         return its repaired text and the repairs that fired (None when the context
         itself came out changed, so the two cannot be told apart)."""
         ctx = self._context + self._carry
-        if (not ctx and self._ls and ("```" in raw or "~~~" in raw)
+        found = self._window_after(ctx, raw)
+        if (found is not None and "V4" in found[1] and not ctx and self._ls
                 and (top := self._lazy_top(self._ls)) >= 0):
             # A one-line fence (```` ```go x``` ````) below a list item's or quote's
             # paragraph is that paragraph's lazy line, which the one-line fence repair
-            # leaves alone: it must see the paragraph.
-            ctx = self._seg[top : self._ls]
+            # leaves alone: read again after the paragraph, and taken when nothing but
+            # that repair changes.
+            again = self._window_after(self._seg[top : self._ls], raw)
+            if again is not None and again[1] == found[1] - {"V4"}:
+                return again
+        return found
+
+    def _window_after(self, ctx: str, raw: str) -> tuple[str, frozenset[str]] | None:
+        """``_window`` with the context lines ``ctx``."""
         head = self._table_head
         if head is not None and self._ls >= head[2]:
             if not ctx and PIPED_ROWS.match(raw):
@@ -185,7 +193,8 @@ class LineWindow(ShortPaths):
             self._table = False
         if "|" in line:
             return self._pipe_limit(start, end, complete)
-        if not complete and start and self._lazy_line(start):
+        if (not complete and start and line[:1] not in " \t"
+                and BLOCK_START.match(line) is None and self._lazy_line(start)):
             # A lazy line of a list item or quote that a pipe and a delimiter row make a
             # table's header stays text there, and the header repair puts a `|` before its
             # start: the line goes out complete (see _pipe_limit).
