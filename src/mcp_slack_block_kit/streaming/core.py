@@ -489,13 +489,16 @@ class MarkdownStream(LineWindow):
                 k = max(line_at - 1, c)
                 while k > c and seg[k - 1] in " \t\n":
                     k -= 1
-        if k > c and seg[k - 1] == "\\" and _LINE_END(seg, k) is not None:
+        if k > c and k < len(seg) and seg[k - 1] == "\\" and _LINE_END(seg, k) is not None:
             # A backslash at a line's end is a hard break when the paragraph goes on
             # (then it shows nothing), else text: it waits for the next line. White space
-            # after it counts as the line's end (normalize() strips it).
-            start = seg.rfind("\n", 0, k) + 1
-            run = k - start - len(seg[start:k].rstrip("\\"))
-            if run % 2:
+            # after it counts as the line's end (normalize() strips it). (At the end of
+            # the text the scanner holds it; the run is counted back from k alone, so a
+            # long line is not read again at each delta.)
+            j = k - 1
+            while j >= 0 and seg[j] == "\\":
+                j -= 1
+            if (k - 1 - j) % 2:
                 k -= 1
                 while k > c and seg[k - 1] in " \t\n":
                     k -= 1
