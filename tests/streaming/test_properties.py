@@ -155,6 +155,11 @@ def _strip_code_spans(text: str) -> str:
 # fence, never for the nested-fence repair (which lengthens the fence in the whole text).
 @example(reply="**S**\n\n# 4. Restart\ndocker compose up -d\n```\n\n**S**\n\n- Maya.\n- Jonas.\n"
          "# 4. Restart\ndocker compose up -d\n```", sizes=[1], cap=12_000)
+# A list item's fence ends with the item (its closer is glued to text) right where a
+# message fills up: the fence is closed there and not reopened in the next message.
+@example(reply="**Standup summary — Tuesday**\n\n" * 4 + "1. step\n   ```bash\n   pip install x\n"
+         "   ``` **Standup summary — Tuesday**\n\n**Standup summary — Tuesday**", sizes=[1],
+         cap=256)
 def test_messages_fit_the_cap_and_balance_their_fences(reply: str, sizes: list[int],
                                                        cap: int) -> None:
     """No message is longer than the cap, and none ends inside a fenced code block.

@@ -239,6 +239,13 @@ class Writer:
                 or need > room
                 or (boundary is Boundary.BLOCK and whole and room < whole <= fresh)
             ):
+                if (fence_after is None and self.fence is not None
+                        and not _is_closer(text, self.fence)):
+                    # The list item or quote that held the fence ended before this piece
+                    # (a closer would be the piece): close it here, and do not reopen it.
+                    self._append(("" if self.at_line_start else "\n") + self.fence.closer)
+                    self.fence = None
+                    self.reopened = False
                 self._next_message()
                 room = self.cap - self.size
                 if text[0] == "\n" and self.table is not None and self.fence is None:
