@@ -25,6 +25,7 @@ from .lines import (
     NOT_PLAIN,
     PIECE_UNSAFE,
     TABLE_UNSAFE,
+    UNICODE_BULLET,
     WS,
     OpenFence,
     closes,
@@ -54,6 +55,7 @@ BATCH = 16
 many plain characters arrived."""
 _plain = NOT_PLAIN.search
 TOP_FENCE = re.compile(r"(`{3,}|~{3,})")
+_LINE_END = re.compile(r"[ \t]*(?:\n|\Z)").match
 TOP_CLOSER = re.compile(r" {0,3}(`{3,}|~{3,})[ \t]*\n?\Z")
 
 
@@ -259,6 +261,10 @@ class MarkdownStream(LineWindow):
         self._blank_tail = False
         self._has_content = True
         self._last_line = line
+        if not self._is_fence and UNICODE_BULLET.match(line) is not None:
+            # Held whole from here (see head_verdict), also when the lines below arrived
+            # in the same delta: an indented line after a blank one stays in the segment.
+            self._hold_all = True
         m = FENCE_LINE.match(line) if ("```" in line or "~~~" in line) else None
         if m is not None and not (m.group(2)[0] == "`" and "`" in m.group(3)) and not (
             m.group(2)[0] == "~" and split_one_liner(line.rstrip("\n")) is not None
@@ -342,6 +348,7 @@ class MarkdownStream(LineWindow):
         self._hold_all = False
         self._table = False
         self._fresh = fresh
+        self._lazy = (-1, -1)  # see _lazy_line
         self._context = ""  # raw lines the repairs must see before _ls (see _window)
         self._carry = ""  # the lines before _ls a code span runs on from (_carry_lines)
         self._table_head: tuple[str, str, int] | None = None  # header, delimiter, its start
@@ -482,12 +489,16 @@ class MarkdownStream(LineWindow):
                 k = max(line_at - 1, c)
                 while k > c and seg[k - 1] in " \t\n":
                     k -= 1
-        if k > c and k < len(seg) and seg[k] == "\n" and seg[k - 1] == "\\":
+        if k > c and k < len(seg) and seg[k - 1] == "\\" and _LINE_END(seg, k) is not None:
             # A backslash at a line's end is a hard break when the paragraph goes on
-            # (then it shows nothing), else text: it waits for the next line.
-            start = seg.rfind("\n", 0, k) + 1
-            run = k - start - len(seg[start:k].rstrip("\\"))
-            if run % 2:
+            # (then it shows nothing), else text: it waits for the next line. White space
+            # after it counts as the line's end (normalize() strips it). (At the end of
+            # the text the scanner holds it; the run is counted back from k alone, so a
+            # long line is not read again at each delta.)
+            j = k - 1
+            while j >= 0 and seg[j] == "\\":
+                j -= 1
+            if (k - 1 - j) % 2:
                 k -= 1
                 while k > c and seg[k - 1] in " \t\n":
                     k -= 1
@@ -566,6 +577,7 @@ class MarkdownStream(LineWindow):
         self._c -= by
         self._ls -= by
         self._scan.shift(by)
+        self._lazy = (-1, -1)
         if self._fence_since >= 0:
             self._fence_since = max(self._fence_since - by, 0)
         if self._table_head is not None:

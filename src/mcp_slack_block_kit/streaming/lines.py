@@ -112,6 +112,8 @@ WAIT = "wait"
 OK = "ok"
 # C3/C4's glued markers (``-item``, ``1.item``): their repair looks at the lines around.
 GLUED = re.compile(r" {0,3}(?:[-*+][^ \t\n\r\f0-9]|[0-9]{1,9}[.)][^ \t\n\r\f0-9])")
+# C11's bullet glyphs (at any indentation: a deeper one may nest in an open item).
+UNICODE_BULLET = re.compile(r"[ \t]*[•‣⁃⁌⁍∙◦▪▫●○■□◆◇][ \t]")
 FENCE_START = re.compile(_CONTAINERS + r"(?:`{2,}|~{2,}|`\Z|~\Z)")
 # What a line holds after its markers when it may still be a thematic break, a setext
 # underline, a list marker or a number that becomes one.
@@ -119,6 +121,10 @@ UNDECIDED = re.compile(
     r"[-=*_ \t]*\Z|[0-9]{1,9}[.)]?\Z|[-*+]\Z|[•‣⁃⁌⁍∙◦▪▫●○■□◆◇][ \t]*\Z")
 BLOCK_START = re.compile(
     r" {0,3}(?:#{1,6}(?:[ \t]|\Z)|>|[-*+](?:[ \t]|\Z)|[0-9]{1,9}[.)](?:[ \t]|\Z))")
+# A line that opens a container (list item, Unicode bullet, quote) or is indented (it may
+# be a list item's own paragraph): the unindented lines below it are its lazy lines.
+CONTAINER_LINE = re.compile(
+    r"^(?:[ \t]|>|(?:[-*+•‣⁃⁌⁍∙◦▪▫●○■□◆◇]|[0-9]{1,9}[.)])(?:[ \t]|$))", re.MULTILINE)
 # Repairs that read lines beyond a piece (or close what the paragraph's end closes):
 # when one fires on a piece, the piece waits for the end of the segment.
 PIECE_UNSAFE = frozenset({"V1", "V2", "V3", "V4", "V6", "V8", "C3", "C4", "C6", "R8"})
@@ -131,6 +137,10 @@ def head_verdict(line: str, complete: bool) -> str:
     lead = line[:1]
     if lead.isascii() and lead.isalpha():
         return OK  # no marker, heading, fence, definition or underline starts with a letter
+    if UNICODE_BULLET.match(line) is not None:
+        # C11 makes it a list item only when the item would hold no fence run and take in
+        # no code: its own text and the lines below decide, so it waits like a glued one.
+        return HOLD
     if GLUED.match(line) is not None:
         lead = line.lstrip(" ")[0]
         if lead in "*+" and line.count(lead) > 1:

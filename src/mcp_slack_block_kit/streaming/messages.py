@@ -39,6 +39,7 @@ _SENTENCE_END = re.compile(r"[.!?:;][)\]\"'*_~]*[ \t]+")
 _SPACE = re.compile(r"[ \t]+")
 _BLOCK_START = re.compile(
     r" {0,3}(?:#{1,6}(?:[ \t]|\Z)|>|[-*+](?:[ \t]|\Z)|[0-9]{1,9}[.)](?:[ \t]|\Z))")
+_LINK_START = re.compile(r"\[[^\]\n]*\]\(")
 _CELL_PIPE = re.compile(r"(?<!\\)\|")
 _OPENER_HEAD = re.compile(r"[^`~]{0,40}(?:`{3,}|~{3,})[^ \t`]{0,20}")
 
@@ -225,6 +226,9 @@ class Writer:
             # level, where only a closer ends it.
             self._append(("" if self.at_line_start else "\n") + self.fence.closer + "\n")
             self.fence = None
+        if (boundary is Boundary.INSIDE and not self.size and self.message
+                and self.fence is None):
+            text = guard_line_start(text)  # a line's rest opens the message (see below)
         room = self.cap - self.size
         need = len(text) + self._reserve(fence_after)
         if self.size and boundary is not Boundary.INSIDE:
@@ -235,6 +239,13 @@ class Writer:
                 or need > room
                 or (boundary is Boundary.BLOCK and whole and room < whole <= fresh)
             ):
+                if (fence_after is None and self.fence is not None
+                        and not _is_closer(text, self.fence)):
+                    # The list item or quote that held the fence ended before this piece
+                    # (a closer would be the piece): close it here, and do not reopen it.
+                    self._append(("" if self.at_line_start else "\n") + self.fence.closer)
+                    self.fence = None
+                    self.reopened = False
                 self._next_message()
                 room = self.cap - self.size
                 if text[0] == "\n" and self.table is not None and self.fence is None:
@@ -244,6 +255,7 @@ class Writer:
                     if not text:
                         return
                     need -= 1
+        mid = boundary is Boundary.INSIDE  # text goes on a line of the reply
         while need > room:
             # The piece does not fit even at the start of a message: cut it.
             keep = room - self._reserve(self.fence)
@@ -251,18 +263,41 @@ class Writer:
             if cut <= 0:
                 if self.size > self._base():
                     self._next_message()  # a fresh message has more room
+                    if mid and self.fence is None:
+                        text = guard_line_start(text)
                     room = self.cap - self.size
+                    need = len(text) + self._reserve(fence_after)
                     continue
                 cut = max(keep, 1)  # nowhere to break: a hard cut
             self._append(text[:cut])
+            mid = text[cut - 1] != "\n"
             text = text[cut:]
             self._next_message()
+            if mid and self.fence is None:
+                text = guard_line_start(text)
             room = self.cap - self.size
             need = len(text) + self._reserve(fence_after)
         self._append(text)
         self.fence = fence_after
         if fence_after is None:
             self.reopened = False
+
+
+def guard_line_start(text: str) -> str:
+    """``text`` (the rest of a reply's line) made to read as text at the start of a
+    message: a `[` that is no inline link's (``[ref]: url`` would be a definition, which
+    shows nothing once its address arrives) and a list marker or `#` get a backslash."""
+    at = len(text) - len(text.lstrip(" "))
+    if at > 3 or at == len(text):
+        return text
+    if text[at] == "[":
+        return text if _LINK_START.match(text, at) is not None else (
+            text[:at] + "\\" + text[at:])
+    if text[at] == ">" or _BLOCK_START.match(text) is None:
+        return text
+    if text[at].isdigit():
+        at += len(text[at:]) - len(text[at:].lstrip("0123456789"))
+    return text[:at] + "\\" + text[at:]
 
 
 def table_head(table: tuple[str, str], cap: int) -> str:

@@ -19,6 +19,7 @@ from ..normalizer.mask import pair_backticks
 from .escape import Escaper
 from .lines import (
     BLOCK_START,
+    CONTAINER_LINE,
     HOLD,
     LOOKALIKE,
     PIPED_ROWS,
@@ -34,6 +35,8 @@ __all__ = ["CARRY_LIMIT", "FENCE_REPAIRS", "UNDECIDED_LIMIT", "LineWindow"]
 FENCE_REPAIRS = frozenset({"V3", "V4", "V13"})
 """The repairs of fenced blocks (unclosed, one-line and nested fences): text without a
 run of three backticks or tildes gives them nothing to do."""
+LAZY_LOOKBACK = 2048
+"""How far back a line start looks for the list item or quote its paragraph is in."""
 UNDECIDED_LIMIT = 1024
 """A line whose start is still undecided after this many characters waits for its end."""
 CARRY_LIMIT = 4096
@@ -51,6 +54,7 @@ class LineWindow(ShortPaths):
         "_escaper",
         "_flags",
         "_fresh",
+        "_lazy",
         "_may_fire",
         "_may_fire_prose",
         "_risky_re",
@@ -62,6 +66,7 @@ class LineWindow(ShortPaths):
     _escaper: Escaper
     _flags: dict[str, bool]
     _fresh: bool
+    _lazy: tuple[int, int]  # (line start, _lazy_top of it) of the last ask
     _may_fire: tuple[Callable[[str], bool], ...]
     _may_fire_prose: tuple[Callable[[str], bool], ...]
     _risky_re: re.Pattern[str]
@@ -112,6 +117,20 @@ class LineWindow(ShortPaths):
         return its repaired text and the repairs that fired (None when the context
         itself came out changed, so the two cannot be told apart)."""
         ctx = self._context + self._carry
+        found = self._window_after(ctx, raw)
+        if (found is not None and "V4" in found[1] and not ctx and self._ls
+                and (top := self._lazy_top(self._ls)) >= 0):
+            # A one-line fence (```` ```go x``` ````) below a list item's or quote's
+            # paragraph is that paragraph's lazy line, which the one-line fence repair
+            # leaves alone: read again after the paragraph, and taken when nothing but
+            # that repair changes.
+            again = self._window_after(self._seg[top : self._ls], raw)
+            if again is not None and again[1] == found[1] - {"V4"}:
+                return again
+        return found
+
+    def _window_after(self, ctx: str, raw: str) -> tuple[str, frozenset[str]] | None:
+        """``_window`` with the context lines ``ctx``."""
         head = self._table_head
         if head is not None and self._ls >= head[2]:
             if not ctx and PIPED_ROWS.match(raw):
@@ -174,6 +193,12 @@ class LineWindow(ShortPaths):
             self._table = False
         if "|" in line:
             return self._pipe_limit(start, end, complete)
+        if (not complete and start and line[:1] not in " \t"
+                and BLOCK_START.match(line) is None and self._lazy_line(start)):
+            # A lazy line of a list item or quote that a pipe and a delimiter row make a
+            # table's header stays text there, and the header repair puts a `|` before its
+            # start: the line goes out complete (see _pipe_limit).
+            return start
         verdict = head_verdict(line, complete)
         if verdict == HOLD:
             self._hold_all = True
@@ -181,6 +206,32 @@ class LineWindow(ShortPaths):
         if verdict == WAIT:
             return start
         return end
+
+    def _lazy_line(self, start: int) -> bool:
+        """Does the line at ``start`` go on a paragraph that a container line (a list
+        item, a quote, an indented line) began? Asked once per line start; reads back at
+        most LAZY_LOOKBACK characters (beyond: yes, the line waits for its end)."""
+        return self._lazy_top(start) != -1
+
+    def _lazy_top(self, start: int) -> int:
+        """Where the paragraph that the line at ``start`` goes on starts, when a container
+        line began it (-2 when that lies beyond LAZY_LOOKBACK), else -1."""
+        if self._lazy[0] == start:
+            return self._lazy[1]
+        seg = self._seg
+        low = max(start - LAZY_LOOKBACK, 0)
+        blank = seg.rfind("\n\n", low, start)
+        if blank >= 0:
+            top = blank + 2
+        elif low == 0:
+            top = 0
+        else:
+            self._lazy = (start, -2)
+            return -2
+        if top >= start or CONTAINER_LINE.search(seg, top, start - 1) is None:
+            top = -1
+        self._lazy = (start, top)
+        return top
 
     def _pipe_limit(self, start: int, end: int, complete: bool) -> int:
         """A line with a pipe may be a table's header: it waits for the next line, and

@@ -1,0 +1,21 @@
+"""A message break inside a paragraph line: the rest of the line opens the next message."""
+
+from __future__ import annotations
+
+import pytest
+
+from streaming.helpers import cut, stream_all, visible, visible_messages
+
+LEAD = "long " * 50 + "end. "
+
+
+@pytest.mark.parametrize("rest", ["[ref]: https://example.com", "- item", "+ item",
+                                  "# title"])
+@pytest.mark.parametrize("size", [1, 4, 1000])
+def test_the_rest_of_a_line_reads_as_text_at_the_top_of_a_message(rest: str,
+                                                                  size: int) -> None:
+    """Text that would be a definition, a list item or a heading at a line start gets a
+    backslash there: the messages show every word of the line."""
+    messages = stream_all(cut(LEAD + rest, [size]), max_message_chars=256)
+    assert len(messages) == 2
+    assert visible_messages(messages) == visible(LEAD + rest)
