@@ -29,8 +29,6 @@ from typing import Any
 from markdown_it import MarkdownIt
 
 from mcp_slack_block_kit import MarkdownStream, Options, StreamEvent
-from mcp_slack_block_kit.converter.slack_urls import rewrite_slack_url_forms
-from mcp_slack_block_kit.normalizer.lines import FENCE_CLOSE, FENCE_CONTENT, FENCE_OPEN, classify
 
 _MD = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
@@ -78,15 +76,6 @@ def visible(markdown: str) -> str:
             out.append(_decode(tok.content))
         out.append(" ")
     return _WS.sub(" ", "".join(out)).strip()
-
-
-def slack_links_outside_code(text: str) -> str:
-    """``text`` with Slack's ``<url|label>`` forms rewritten as Markdown links, line by
-    line, except on the lines of fenced code (which the stream sends as written)."""
-    code = (FENCE_OPEN, FENCE_CONTENT, FENCE_CLOSE)
-    return "".join(line.text + line.ending if line.kind in code
-                   else rewrite_slack_url_forms(line.text) + line.ending
-                   for line in classify(text))
 
 
 def visible_messages(messages: Sequence[str]) -> str:

@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 
 from mcp_slack_block_kit import MarkdownStream, Options, normalize
 from mcp_slack_block_kit.converter.mentions import TRUSTED_TOKEN_RE
+from mcp_slack_block_kit.converter.slack_urls import rewrite_slack_url_forms
 from mcp_slack_block_kit.normalizer.lines import FENCE_CONTENT, FENCE_OPEN, classify
 from streaming.helpers import (
     apply,
     cut,
-    slack_links_outside_code,
     stray_rows,
     stream_all,
     visible,
@@ -39,9 +39,9 @@ _LIVE = re.compile(r"<[!@#]")
 
 
 def _reference(reply: str, opts: Options) -> str:
-    """What the reply shows when normalized whole, as ``convert`` would (except that
-    fenced code keeps a Slack link form as written: see docs/streaming.md)."""
-    return visible(normalize(slack_links_outside_code(reply),
+    """What the reply shows when normalized whole, as ``convert`` does it (the same Slack
+    link-form rewrite first, which leaves fenced code as written)."""
+    return visible(normalize(rewrite_slack_url_forms(reply),
                              decode_html_entities=opts.decode_html_entities,
                              repair_mismatched_emphasis=opts.repair_mismatched_emphasis).text)
 
