@@ -45,6 +45,16 @@ def test_hostile_replies_finish_within_the_cap(name: str, size: int) -> None:
         assert len(text) <= CAP
 
 
+def test_a_long_line_of_links_in_one_delta_finishes() -> None:
+    """Each message's cut inside a long line read the rest of the line for links (and
+    then tested every candidate cut against every link): 2 MB of links in one delta took
+    minutes. Only links that open before the cut are read now."""
+    with finishes("stream of 300,000 links on one line in one delta"):
+        messages = stream_all(["[a](b) " * 300_000])
+    assert all(len(text) <= CAP for text in messages)
+    assert "".join(messages).count("[a](b)") == 300_000
+
+
 DEEP_LINES = {
     "100,000-deep quote": "> " * 100_000 + "x\n",
     "100,000 `>` without spaces": ">" * 100_000 + "x\n",

@@ -37,6 +37,7 @@ _SOFT_BLOCK = 0.85
 _SOFT_LINE = 0.95
 _SENTENCE_END = re.compile(r"[.!?:;][)\]\"'*_~]*[ \t]+")
 _SPACE = re.compile(r"[ \t]+")
+_BRACKET = re.compile(r"[\[\]]")
 _BLOCK_START = re.compile(
     r" {0,3}(?:#{1,6}(?:[ \t]|\Z)|>|[-*+](?:[ \t]|\Z)|[0-9]{1,9}[.)](?:[ \t]|\Z))")
 _LINK_START = re.compile(r"\[[^\]\n]*\]\(")
@@ -350,34 +351,40 @@ def split_point(text: str, limit: int, *, code: bool) -> int:
     if nl >= limit // 2:
         return nl + 1
     # Read the whole piece: a code span or link that closes after the limit is one too.
-    blocked = _unsafe_ranges(text)
+    blocked = _blocked(_unsafe_ranges(text, limit), limit)
     best = 0
     for m in _SENTENCE_END.finditer(window):
-        if m.end() <= limit and not _inside(m.end(), blocked):
+        if m.end() <= limit and not blocked[m.end()]:
             best = m.end()
     if best >= limit // 2:
         return best
     for m in _SPACE.finditer(window):
-        if m.end() <= limit and not _inside(m.end(), blocked):
+        if m.end() <= limit and not blocked[m.end()]:
             best = max(best, m.end())
     if best:
         return best
     return nl + 1 if nl >= 0 else 0
 
 
-def _unsafe_ranges(text: str) -> list[tuple[int, int]]:
-    """Ranges a cut must avoid: code spans (with their backticks) and bracketed links."""
+def _unsafe_ranges(text: str, limit: int) -> list[tuple[int, int]]:
+    """Ranges a cut at or before ``limit`` must avoid: code spans (with their backticks) and
+    bracketed links. A link that opens after ``limit`` cannot hold such a cut, so the bracket
+    scan stops there (the text can be far longer than one message: reading all of it for
+    every message made a long reply quadratic)."""
     ranges: list[tuple[int, int]] = []
     if "`" in text:
         ranges += [(a - 1, b + 1) for a, b in pair_backticks(text).spans]
     depth = 0
     start = 0
-    for i, ch in enumerate(text):
-        if ch == "[":
+    for m in _BRACKET.finditer(text):
+        i = m.start()
+        if text[i] == "[":
             if depth == 0:
+                if i > limit:
+                    break
                 start = i
             depth += 1
-        elif ch == "]" and depth:
+        elif depth:
             depth -= 1
             if depth == 0:
                 close = text.find(")", i)
@@ -388,5 +395,12 @@ def _unsafe_ranges(text: str) -> list[tuple[int, int]]:
     return ranges
 
 
-def _inside(pos: int, ranges: list[tuple[int, int]]) -> bool:
-    return any(a < pos < b for a, b in ranges)
+def _blocked(ranges: list[tuple[int, int]], limit: int) -> bytearray:
+    """1 at each position 0..limit a cut must avoid (strictly inside one of ``ranges``):
+    one lookup per candidate cut instead of a walk over every range."""
+    mask = bytearray(limit + 1)
+    for a, b in ranges:
+        lo, hi = max(a + 1, 0), min(b, limit + 1)
+        if lo < hi:
+            mask[lo:hi] = b"\x01" * (hi - lo)
+    return mask
