@@ -33,16 +33,18 @@ from ..syntax import is_link_reference_definition
 from .one_line_fence import will_split
 
 _LIST_ITEM = lazy_regex(r" {0,3}(?:[-*+]|[0-9]{1,9}[.)]) ")
+# A line ending after a space/TAB. Starting at the literal ending lets the regex engine
+# skip ahead in C (a ``[ \t]\n`` search would stop at every space).
+_LF_AFTER_BLANK = lazy_regex(r"\n(?<=[ \t]\n)")
+_CR_AFTER_BLANK = lazy_regex(r"\r(?<=[ \t]\r)")
 
 
 def may_fire(text: str) -> bool:
     """Cheap pre-check on the whole document."""
-    # A space or TAB before a line ending: substring searches, in C, with no regex to fetch.
     return (
-        " \n" in text
-        or "\t\n" in text
+        _LF_AFTER_BLANK().search(text) is not None
         or text.endswith((" ", "\t"))
-        or ("\r" in text and (" \r" in text or "\t\r" in text))
+        or ("\r" in text and _CR_AFTER_BLANK().search(text) is not None)
     )
 
 
