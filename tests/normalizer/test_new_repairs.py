@@ -139,6 +139,19 @@ def test_v13_checks_a_bounded_number_of_blocks(monkeypatch: pytest.MonkeyPatch) 
     assert len(calls) <= 2 * nested_fence.MAX_CHECKS + 1
 
 
+def test_v13_decides_on_the_closed_text_even_without_a_candidate_before() -> None:
+    """No opener of the open text passes guards 1-4, yet the closer V3 will add (indented
+    as the list item's fence is) completes the nested block: V13 cannot skip its second
+    look when the first found no candidate, and one call is idempotent."""
+    text = "```md\n```py\nx\n```\n- ```\n  y"
+    lines = classify(text)
+    assert all(nested_fence._outer_end(lines, i) is None for i in range(len(lines))
+               if lines[i].kind.name == "FENCE_OPEN")
+    once = normalize(text)
+    assert once.fired == ("V13",)
+    assert normalize(once.text) == (once.text, ())
+
+
 @pytest.mark.parametrize("blocks", [1, 3, 8])
 @pytest.mark.parametrize("tail", ["", "```\n", "x\n"])
 def test_v13_fixes_what_a_second_call_would(blocks: int, tail: str) -> None:

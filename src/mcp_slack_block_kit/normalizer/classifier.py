@@ -25,7 +25,6 @@ from .syntax import (
     FENCE,
     THEMATIC,
     cell_count,
-    closes_fence,
     ends_paragraph,
     html_block_ends,
     html_block_start,
@@ -331,7 +330,14 @@ def classify(text: str) -> list[Line]:
 
         if in_fence:
             # Rule 1: inside a fence.
-            if closes_fence(rest, fence_char, fence_len):
+            # closes_fence(rest, fence_char, fence_len), with the match fetched once per call
+            fm = fence(rest)
+            if (
+                fm is not None
+                and fm.group(2)[0] == fence_char
+                and len(fm.group(2)) >= fence_len
+                and is_blank(fm.group(3))
+            ):
                 kinds[i] = FENCE_CLOSE
                 in_fence = False
             else:

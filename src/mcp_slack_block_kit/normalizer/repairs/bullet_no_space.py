@@ -40,11 +40,19 @@ def may_fire(text: str) -> bool:
     if "-" not in text and "*" not in text and "+" not in text:
         return False
     lf = lf_text(text)
-    n = len(lf)
     glued = _GLUED().match
-    starts = [m.start() + 1 for m in _GLUED_AFTER_LF().finditer(lf)]
-    if glued(lf) is not None:
-        starts.insert(0, 0)
+    found = _GLUED_AFTER_LF().finditer(lf)
+    first = glued(lf) is not None
+    if not first:
+        # No glued line at all (the common case) ends here, before any list is built.
+        m = next(found, None)
+        if m is None:
+            return False
+        starts = [m.start() + 1]
+    else:
+        starts = [0]
+    starts += [m.start() + 1 for m in found]
+    n = len(lf)
     for start in starts:
         end = lf.find("\n", start)
         end = n if end < 0 else end

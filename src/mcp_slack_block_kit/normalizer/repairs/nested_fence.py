@@ -42,6 +42,9 @@ an outer fence in a list item or quote, tilde fences around backtick fences.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+
 from ..classifier import classify
 from ..lazy import lazy_regex
 from ..line_model import FENCE_CLOSE, FENCE_CONTENT, FENCE_OPEN, Line, reassemble
@@ -58,9 +61,12 @@ def may_fire(text: str) -> bool:
     return fence_scan(text).nested and (text.count("```") >= 4 or text.count("~~~") >= 4)
 
 
-def _fence(text: str, char: str) -> tuple[int, bool] | None:
-    """``(run length, bare)`` when ``text`` is a fence line of ``char``, else None."""
-    m = _FENCE().match(text)
+def _fence(
+    text: str, char: str, match: Callable[[str], re.Match[str] | None]
+) -> tuple[int, bool] | None:
+    """``(run length, bare)`` when ``text`` is a fence line of ``char``, else None (``match``
+    is ``_FENCE().match``, fetched once by the caller)."""
+    m = match(text)
     if m is None or m.group(2)[0] != char:
         return None
     info = m.group(3)
@@ -74,7 +80,8 @@ def _outer_end(lines: list[Line], i: int) -> tuple[int, int] | None:
     opener = lines[i]
     if opener.prefix or opener.cont:
         return None
-    m = _FENCE().match(opener.text)
+    match = _FENCE().match
+    m = match(opener.text)
     if m is None:
         return None
     char, length = m.group(2)[0], len(m.group(2))
@@ -89,9 +96,9 @@ def _outer_end(lines: list[Line], i: int) -> tuple[int, int] | None:
     longest = length
     inner = 0  # the run length of the open inner block; 0 before the first one
     for k in range(i + 1, len(lines)):
-        fence = _fence(lines[k].text, char)
+        fence = _fence(lines[k].text, char, match)
         if fence is None:
-            if depth == 1 and inner and _fence(lines[k].text, other) is not None:
+            if depth == 1 and inner and _fence(lines[k].text, other, match) is not None:
                 return None  # guard 7
             continue
         run, bare = fence

@@ -26,7 +26,9 @@ prose, so the converter rescues them only with peer evidence.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
+from collections.abc import Callable
 
 from ..classifier import columns as columns_after  # the classifier's own column count
 from ..lazy import lazy_regex
@@ -82,6 +84,7 @@ def replace_bullet_glyphs(lines: list[Line]) -> list[Line] | None:
     )
     bullet, indented_bullet = _BULLET().match, _INDENTED_BULLET().match
     ends_run = _ENDS_RUN().match
+    marker = _MARKER().match
     for i, line in enumerate(lines):
         text = line.text
         if line.kind is not PROSE or not text.strip():
@@ -99,7 +102,7 @@ def replace_bullet_glyphs(lines: list[Line]) -> list[Line] | None:
             if ends_run(text) is not None:
                 items.clear()
             else:
-                _track_marker(items, text)
+                _track_marker(items, text, marker)
             continue
         new = m.group(1) + "- " + text[m.end() :]
         content = indent + 2
@@ -126,9 +129,12 @@ def _open(items: list[int], indent: int, content: int) -> None:
     items.append(content)
 
 
-def _track_marker(items: list[int], text: str) -> None:
-    """Follow the items a Markdown marker line opens (other lines change nothing)."""
-    m = _MARKER().match(text)
+def _track_marker(
+    items: list[int], text: str, marker: Callable[[str], re.Match[str] | None]
+) -> None:
+    """Follow the items a Markdown marker line opens (other lines change nothing);
+    ``marker`` is ``_MARKER().match``, fetched once per call of the repair."""
+    m = marker(text)
     if m is None:
         return
     indent = _columns(m.group(1))
