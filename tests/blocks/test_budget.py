@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from mcp_slack_block_kit.blocks._rules import markdown_table_count
 from mcp_slack_block_kit.blocks.budget import (
     OVERFLOW_WARNING_CODE,
+    _table_count,
+    markdown_block_count,
     markdown_block_starts,
     markdown_block_weight,
     message_block_weight,
@@ -46,6 +51,45 @@ def test_block_starts_are_where_the_weight_counts() -> None:
     starts = markdown_block_starts(text)
     assert [text[s:s + 3] for s in starts] == ["int", "```", "# T", "- a"]
     assert markdown_block_weight({"type": "markdown", "text": text}) == len(starts)
+
+
+# Pieces of Markdown lines that move the line counts: fences (closing ones with text after
+# them too), headings, rules, list markers, table rows and delimiter rows, indentation and
+# the blanks str.strip knows beyond ASCII.
+_LINE_PIECES = st.sampled_from([
+    "\n", "\n\n", " ", "   ", "    ", "\t", "\r", "\x0b", "\x1c", "\x85", "\u00a0",
+    "\u2028", "\u3000", "#", "## ", "#######", "-", "- ", "---", "* * *", "_ _ _", "***",
+    "-x", "```", "````", "```py", "``` |", "~~~", "~~~~", "`", "~", "|", "| a | b |",
+    "|---|:-:|", " --- |", ":--", "-:", "x", "words", "1. ", "> ", "é", "🎉",
+])
+_MARKDOWN_LINES = st.lists(_LINE_PIECES, max_size=30).map("".join)
+
+
+@settings(max_examples=400)
+@given(_MARKDOWN_LINES)
+def test_quick_counts_equal_the_line_by_line_counts(text: str) -> None:
+    """The counts message_overflow takes (found by searching and first characters) are
+    the line-by-line ones: blocks as markdown_block_starts finds them, tables as
+    validate's markdown_table_count counts them."""
+    assert markdown_block_count(text) == len(markdown_block_starts(text))
+    assert _table_count(text) == markdown_table_count(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "blocks", "tables"),
+    [
+        ("| a |\n|---|", 1, 1),
+        ("```\n| a |\n|---|\n```\n| a |\n|---|", 2, 1),
+        # The table count closes a fence on "``` |", the block count does not.
+        ("```\nx\n``` |\n|---|\n\npara", 1, 1),
+        ("  ~~~\n~~~~\n- a\n- b\n\n# h\ntext\n---", 5, 0),
+        ("-x\n--- x\n\n\u00a0\n* * *\nafter", 3, 0),
+    ],
+)
+def test_quick_counts_at_fences_and_markers(text: str, blocks: int, tables: int) -> None:
+    """Examples of what the quick counts step over: fenced code, rules, blanks."""
+    assert markdown_block_count(text) == len(markdown_block_starts(text)) == blocks
+    assert _table_count(text) == markdown_table_count(text) == tables
 
 
 def _table(rows: int, cell: str = "x") -> dict[str, object]:
