@@ -25,7 +25,7 @@ from mcp_slack_block_kit import (
     post_reply,
     to_messages,
 )
-from mcp_slack_block_kit.blocks._rules import markdown_table_count
+from mcp_slack_block_kit.blocks.budget import markdown_table_count
 from mcp_slack_block_kit.testing import FakeSlack
 from slack_adapter.helpers import HOSTILE, REPLY, THREAD, long_reply
 from strategies import worded_reply

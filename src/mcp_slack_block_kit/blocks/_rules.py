@@ -3,7 +3,6 @@ and rich_text."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -297,27 +296,3 @@ def _rt_visible_chars(value: Any) -> int:
             pending.extend(item)
     return total
 
-
-# A GFM delimiter row (`| --- | :-: |`): the line that makes the line above it a table header.
-_DELIMITER_ROW = re.compile(r" {0,3}\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*\Z")
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
-
-
-def markdown_table_count(text: str) -> int:
-    """How many GFM tables a ``markdown`` block's text holds (outside code fences): a
-    delimiter row with a ``|`` under a line with a ``|``. Slack renders each as a table,
-    and a message holds one."""
-    count = 0
-    fence: str | None = None
-    previous = ""
-    for line in text.split("\n"):
-        opener = _FENCE.match(line)
-        if fence is not None:
-            if opener and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence):
-                fence = None
-        elif opener:
-            fence = opener.group(1)
-        elif "|" in line and "|" in previous and _DELIMITER_ROW.match(line):
-            count += 1
-        previous = line if fence is None else ""
-    return count

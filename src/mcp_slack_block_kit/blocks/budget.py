@@ -26,6 +26,7 @@ __all__ = [
     "markdown_block_count",
     "markdown_block_starts",
     "markdown_block_weight",
+    "markdown_table_count",
     "message_block_weight",
     "message_overflow",
     "overflow_warning",
@@ -152,11 +153,15 @@ def markdown_block_count(text: str) -> int:
     return count
 
 
-def _table_count(text: str) -> int:
-    """``_rules.markdown_table_count(text)``, counted as it counts but quicker: fenced
-    code is found by searching, and only a line holding ``|`` and ``-`` right under a line
-    holding ``|`` is tried as a delimiter row."""
-    from ._rules import _DELIMITER_ROW
+# A GFM delimiter row (`| --- | :-: |`): the line that makes the line above it a table header.
+_DELIMITER_ROW = re.compile(r" {0,3}\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*\Z")
+
+
+def markdown_table_count(text: str) -> int:
+    """How many GFM tables a ``markdown`` block's text holds (outside code fences): a
+    delimiter row with a ``|`` under a line with a ``|``. Slack renders each as a table,
+    and a message holds one. Fenced code is found by searching, and only a line holding
+    ``|`` and ``-`` right under a line holding ``|`` is tried as a delimiter row."""
 
     count = 0
     for piece in _outside_fences(text, False)[0]:
@@ -296,7 +301,7 @@ def message_overflow(
                 weight += text.count("\n") + 1  # at most one block per line
                 markdown += len(text) if text.isascii() else len(text.encode("utf-8"))
                 if "|" in text:  # Slack renders each of its tables as a table block
-                    tables += _table_count(text)
+                    tables += markdown_table_count(text)
     if weight > MAX_BLOCKS_PER_MESSAGE and texts:  # the line count may over-count: weigh
         weight = count - len(texts) + sum(max(markdown_block_count(t), 1) for t in texts)
     if weight > MAX_BLOCKS_PER_MESSAGE:

@@ -11,8 +11,7 @@ from collections.abc import Iterable, Iterator
 from itertools import pairwise
 from typing import Any
 
-from ._rules import markdown_table_count
-from .budget import markdown_block_starts, table_cell_chars, text_size
+from .budget import markdown_block_starts, markdown_table_count, table_cell_chars, text_size
 from .fenced import cut_fenced
 from .limits import (
     MAX_BLOCKS_PER_MESSAGE,

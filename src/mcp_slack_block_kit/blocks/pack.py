@@ -13,8 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ._rules import markdown_table_count
-from .budget import markdown_block_weight, text_size
+from .budget import markdown_block_weight, markdown_table_count, text_size
 from .fallback import derive_text_fallback
 from .limits import (
     MAX_BLOCKS_PER_MESSAGE,

@@ -17,11 +17,10 @@ from ._rules import (
     _check_rich_text,
     _check_section,
     _check_table,
-    markdown_table_count,
 )
 from ._rules_agent import _check_context_actions, _check_plan, _check_task_card
 from ._run import Severity, Violation, _blen, _q, _Run
-from .budget import message_block_weight
+from .budget import markdown_table_count, message_block_weight
 from .limits import (
     MAX_BLOCK_ID_CHARS,
     MAX_BLOCKS_PER_MESSAGE,

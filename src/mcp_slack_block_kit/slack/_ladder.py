@@ -128,7 +128,7 @@ def _source(blocks: Sequence[Mapping[str, Any]]) -> str:
 
 def _tables(blocks: Sequence[Mapping[str, Any]]) -> int:
     """Tables Slack counts in ``blocks``: table blocks and the tables of markdown blocks."""
-    from ..blocks._rules import markdown_table_count
+    from ..blocks.budget import markdown_table_count
 
     count = 0
     for block in blocks:

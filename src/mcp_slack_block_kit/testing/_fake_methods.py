@@ -44,8 +44,8 @@ _SIZE_CODES: Final = frozenset({"multiple_tables", "markdown_block_total_exceede
 
 
 def _check_sizes(fake: FakeSlack, blocks: list[dict[str, Any]], limit: int) -> None:
-    from ..blocks._rules import _table_chars, markdown_table_count
-    from ..blocks.budget import message_block_weight
+    from ..blocks._rules import _table_chars
+    from ..blocks.budget import markdown_table_count, message_block_weight
 
     markdown = sum(len(b["text"]) for b in blocks
                    if b.get("type") == "markdown" and isinstance(b.get("text"), str))
