@@ -70,6 +70,39 @@ _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _DELIMITER_ROW = re.compile(r" {0,3}\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*\Z")
 
 
+_OWN_BLOCK = re.compile(r" {0,3}(?:#{1,6}(?:[ \t]|$)|(?:[-*_][ \t]*){3,}$)")
+
+
+def line_by_line_block_starts(text: str) -> list[int]:
+    """The block rule read the plain way, one line at a time (the reference)."""
+    starts: list[int] = []
+    in_block = False
+    fence: str | None = None
+    pos = 0
+    for line in text.split("\n"):
+        at, pos = pos, pos + len(line) + 1
+        if fence is not None:
+            closer = _FENCE.match(line)
+            if closer and closer.group(1)[0] == fence[0] and len(closer.group(1)) >= len(fence) \
+                    and not line[closer.end():].strip():
+                fence = None
+            continue
+        opener = _FENCE.match(line)
+        if opener:
+            starts.append(at)
+            in_block = False
+            fence = opener.group(1)
+        elif not line.strip():
+            in_block = False
+        elif _OWN_BLOCK.match(line):
+            starts.append(at)
+            in_block = False
+        elif not in_block:
+            starts.append(at)
+            in_block = True
+    return starts
+
+
 def line_by_line_table_count(text: str) -> int:
     """The table rule read the plain way, one line at a time (the reference)."""
     count = 0
@@ -94,6 +127,7 @@ def test_quick_counts_equal_the_line_by_line_counts(text: str) -> None:
     """The counts message_overflow takes (found by searching and first characters) are
     the line-by-line ones: blocks as markdown_block_starts finds them, tables as
     the plain line-by-line reading counts them."""
+    assert markdown_block_starts(text) == line_by_line_block_starts(text)
     assert markdown_block_count(text) == len(markdown_block_starts(text))
     assert markdown_table_count(text) == line_by_line_table_count(text)
 
@@ -111,6 +145,7 @@ def test_quick_counts_equal_the_line_by_line_counts(text: str) -> None:
 )
 def test_quick_counts_at_fences_and_markers(text: str, blocks: int, tables: int) -> None:
     """Examples of what the quick counts step over: fenced code, rules, blanks."""
+    assert markdown_block_starts(text) == line_by_line_block_starts(text)
     assert markdown_block_count(text) == len(markdown_block_starts(text)) == blocks
     assert markdown_table_count(text) == line_by_line_table_count(text) == tables
 

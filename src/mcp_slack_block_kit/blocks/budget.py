@@ -45,37 +45,6 @@ _TEXT_FIRST = frozenset(chr(c) for c in range(0x21, 0x7F)) - frozenset("#-*_")
 _MARKER_FIRST = frozenset("-*_")
 
 
-def markdown_block_starts(text: str) -> list[int]:
-    """Where each top-level Markdown block of ``text`` starts (the offset of its first line),
-    as ``markdown_block_weight`` counts them: a place the text can be cut between blocks."""
-    starts: list[int] = []
-    in_block = False  # inside a run of lines that renders as one block
-    fence: str | None = None  # the opening fence while inside a fenced code block
-    pos = 0
-    for line in text.split("\n"):
-        at, pos = pos, pos + len(line) + 1
-        if fence is not None:
-            closer = _FENCE.match(line)
-            if closer and closer.group(1)[0] == fence[0] and len(closer.group(1)) >= len(fence) \
-                    and not line[closer.end():].strip():
-                fence = None
-            continue
-        opener = _FENCE.match(line)
-        if opener:
-            starts.append(at)
-            in_block = False
-            fence = opener.group(1)
-        elif not line.strip():
-            in_block = False
-        elif _OWN_BLOCK.match(line):
-            starts.append(at)
-            in_block = False
-        elif not in_block:
-            starts.append(at)
-            in_block = True
-    return starts
-
-
 def _fence_line_starts(text: str) -> list[int]:
     """Where the lines of ``text`` that ``_FENCE`` matches start, in order: found by
     searching for three fence characters, each line tried once."""
@@ -92,23 +61,24 @@ def _fence_line_starts(text: str) -> list[int]:
     return starts
 
 
-def _outside_fences(text: str, strict: bool) -> tuple[list[str], int]:
-    """The pieces of ``text`` outside fenced code, each whole lines holding no fence line
-    and starting outside any block, and the number of fences opened. A fence closes on a
-    line of at least its length of its character; ``strict`` also wants nothing else on
-    that line, and then a piece starts after the closing line (else on it)."""
+def _outside_fences(text: str, strict: bool) -> tuple[list[tuple[int, str]], list[int]]:
+    """The pieces of ``text`` outside fenced code, each with its offset, whole lines holding
+    no fence line and starting outside any block, and where each opening fence line starts.
+    A fence closes on a line of at least its length of its character; ``strict`` also wants
+    nothing else on that line, and then a piece starts after the closing line (else on it)."""
     if "```" not in text and "~~~" not in text:  # no fence line
-        return [text], 0
-    pieces: list[str] = []
-    opened = pos = 0
+        return [(0, text)], []
+    pieces: list[tuple[int, str]] = []
+    openers: list[int] = []
+    pos = 0
     fence: str | None = None
     for line in _fence_line_starts(text):
         found = _FENCE.match(text, line)
         assert found is not None
         mark = found.group(1)
         if fence is None:
-            pieces.append(text[pos:line])
-            opened += 1
+            pieces.append((pos, text[pos:line]))
+            openers.append(line)
             fence = mark
         elif mark[0] == fence[0] and len(mark) >= len(fence):
             if strict:
@@ -122,35 +92,45 @@ def _outside_fences(text: str, strict: bool) -> tuple[list[str], int]:
                 pos = line
             fence = None
     if fence is None:
-        pieces.append(text[pos:])
-    return pieces, opened
+        pieces.append((pos, text[pos:]))
+    return pieces, openers
 
 
-def markdown_block_count(text: str) -> int:
-    """``len(markdown_block_starts(text))``, counted as it counts but quicker: fenced code
-    is found by searching, and the other lines are sorted by their first character, which
-    settles most of them without a pattern."""
-    pieces, count = _outside_fences(text, True)  # each opening fence line is a block
-    for piece in pieces:
+def markdown_block_starts(text: str) -> list[int]:
+    """Where each top-level Markdown block of ``text`` starts (the offset of its first line),
+    as ``markdown_block_weight`` counts them: a place the text can be cut between blocks.
+
+    Fenced code is found by searching, and the other lines are sorted by their first
+    character, which settles most of them without a pattern."""
+    pieces, starts = _outside_fences(text, True)  # each opening fence line is a block
+    for offset, piece in pieces:
         in_block = False
+        pos = offset
         for line in piece.split("\n"):
+            at, pos = pos, pos + len(line) + 1
             if not line:
                 in_block = False
                 continue
             first = line[0]
             if first in _TEXT_FIRST or (first in _MARKER_FIRST and line.strip("-*_ \t")):
                 if not in_block:  # a paragraph, list, quote or table line
-                    count += 1
+                    starts.append(at)
                     in_block = True
             elif not line.strip():
                 in_block = False
             elif _OWN_BLOCK.match(line):
-                count += 1
+                starts.append(at)
                 in_block = False
             elif not in_block:
-                count += 1
+                starts.append(at)
                 in_block = True
-    return count
+    starts.sort()
+    return starts
+
+
+def markdown_block_count(text: str) -> int:
+    """``len(markdown_block_starts(text))``."""
+    return len(markdown_block_starts(text))
 
 
 # A GFM delimiter row (`| --- | :-: |`): the line that makes the line above it a table header.
@@ -164,7 +144,7 @@ def markdown_table_count(text: str) -> int:
     ``|`` and ``-`` right under a line holding ``|`` is tried as a delimiter row."""
 
     count = 0
-    for piece in _outside_fences(text, False)[0]:
+    for _, piece in _outside_fences(text, False)[0]:
         above = False  # whether the line above holds a `|`
         for line in piece.split("\n"):
             if "|" in line:
