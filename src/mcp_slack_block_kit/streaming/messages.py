@@ -17,8 +17,8 @@ import re
 from collections.abc import Sequence
 from enum import IntEnum
 
-from ..normalizer.lines import delimiter_row
 from ..normalizer.mask import pair_backticks
+from ..normalizer.syntax import cell_count, delimiter_row
 from .escape import Fence
 
 __all__ = ["Boundary", "Writer"]
@@ -41,7 +41,6 @@ _BRACKET = re.compile(r"[\[\]]")
 _BLOCK_START = re.compile(
     r" {0,3}(?:#{1,6}(?:[ \t]|\Z)|>|[-*+](?:[ \t]|\Z)|[0-9]{1,9}[.)](?:[ \t]|\Z))")
 _LINK_START = re.compile(r"\[[^\]\n]*\]\(")
-_CELL_PIPE = re.compile(r"(?<!\\)\|")
 _OPENER_HEAD = re.compile(r"[^`~]{0,40}(?:`{3,}|~{3,})[^ \t`]{0,20}")
 
 
@@ -201,7 +200,7 @@ class Writer:
             header, delim = self.rows
             if ("|" in delim and "|" in header and delimiter_row(delim)
                     and _BLOCK_START.match(content) is None
-                    and _cells(header) == _cells(delim)):
+                    and cell_count(header) == cell_count(delim)):
                 self.table = (header, delim)  # the table's first row starts
         elif _BLOCK_START.match(content) is not None:
             self.table = None  # a list item, heading or quote ends the table
@@ -315,16 +314,6 @@ def table_head(table: tuple[str, str], cap: int) -> str:
              for c in cells]
     head = "|" + " |" * len(cells) + "\n|" + "|".join(marks) + "|\n"
     return head if len(head) <= cap // 3 else ""
-
-
-def _cells(row: str) -> int:
-    """How many cells a table row has (a table's header has as many as its delimiter row)."""
-    row = row.strip(" \t")
-    if row.startswith("|"):
-        row = row[1:]
-    if row.endswith("|") and not row.endswith("\\|"):
-        row = row[:-1]
-    return len(_CELL_PIPE.split(row))
 
 
 def _is_closer(text: str, fence: Fence) -> bool:
