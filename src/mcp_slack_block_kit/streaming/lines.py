@@ -11,8 +11,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ..converter.slack_urls import rewrite_slack_url_forms
-from ..normalizer.lines import FENCE_CONTENT, FENCE_OPEN, classify
+from ..normalizer.lines import FENCE_OPEN, classify
 from .escape import Fence, Piece, fence_of
 from .inline import MARKERS
 
@@ -61,25 +60,10 @@ def ends_container(line: str, fence: OpenFence) -> bool:
     return indent < fence.column - 3
 
 
-def ends_in_fence(text: str) -> bool:
-    """Does the classifier see ``text`` end inside a fenced code block?"""
-    return classify(text)[-1].kind in (FENCE_OPEN, FENCE_CONTENT)
-
-
 def joins_split_link(last: str, line: str) -> bool:
     """Would the normalizer merge ``line`` into the block above, whose last non-blank
     line is ``last`` (a ``[label]`` whose ``(url)`` comes after a blank line)?"""
     return line.lstrip(" \t").startswith("(") and last.rstrip(WS).endswith("]")
-
-
-def rewrite_links(text: str) -> str:
-    """``text`` with Slack's ``<url|label>`` link forms written as Markdown links, except
-    in fenced code, which shows what was written (the same rewrite ``convert`` makes).
-
-    The stream writes code lines as they arrive, before it could know whether a ``<``
-    in them starts such a form; rewriting them later would change text already sent.
-    """
-    return rewrite_slack_url_forms(text)
 
 
 def fence_of_line(line: str) -> Fence:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ..converter.slack_urls import rewrite_slack_url_forms
 from ..normalizer import normalize
 from ..normalizer.lines import delimiter_row
 from ..normalizer.mask import pair_backticks
@@ -26,7 +27,6 @@ from .lines import (
     WAIT,
     WS,
     head_verdict,
-    rewrite_links,
 )
 from .quick import ShortPaths
 
@@ -105,7 +105,7 @@ class LineWindow(ShortPaths):
         """``tail`` (which starts inside a line) repaired on its own."""
         if not tail:
             return tail
-        norm = normalize(rewrite_links("x " + tail), **self._flags).text
+        norm = normalize(rewrite_slack_url_forms("x " + tail), **self._flags).text
         if norm.startswith("x "):
             return norm[2:]
         if norm.startswith("| x "):
@@ -142,7 +142,9 @@ class LineWindow(ShortPaths):
                     return raw, frozenset()
             # Table rows are rows only under their header (and delimiter row).
             ctx += head[0] + "\n" + (head[1] + "\n" if self._ls > head[2] else "")
-        source = rewrite_links(ctx + raw)
+        # Slack link forms become links, except in fenced code (as convert does: code lines
+        # went out as written before a form in them could be known).
+        source = rewrite_slack_url_forms(ctx + raw)
         checks = self._may_fire if ("```" in source or "~~~" in source) else self._may_fire_prose
         for may_fire in checks:
             if may_fire(source):
