@@ -10,12 +10,13 @@ LEAD = "long " * 50 + "end. "
 
 
 @pytest.mark.parametrize("rest", ["[ref]: https://example.com", "- item", "+ item",
-                                  "# title"])
+                                  "# title", "```go x", "~~~~ x"])
 @pytest.mark.parametrize("size", [1, 4, 1000])
 def test_the_rest_of_a_line_reads_as_text_at_the_top_of_a_message(rest: str,
                                                                   size: int) -> None:
-    """Text that would be a definition, a list item or a heading at a line start gets a
-    backslash there: the messages show every word of the line."""
+    """Text that would be a definition, a list item, a heading or a fence opener at a line
+    start gets a backslash there: the messages show every word of the line (and none
+    ends inside a fence)."""
     messages = stream_all(cut(LEAD + rest, [size]), max_message_chars=256)
     assert len(messages) == 2
     assert visible_messages(messages) == visible(LEAD + rest)

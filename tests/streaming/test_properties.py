@@ -160,6 +160,11 @@ def _strip_code_spans(text: str) -> str:
 @example(reply="**Standup summary — Tuesday**\n\n" * 4 + "1. step\n   ```bash\n   pip install x\n"
          "   ``` **Standup summary — Tuesday**\n\n**Standup summary — Tuesday**", sizes=[1],
          cap=256)
+# A line's rest opening a message with a fence run (```` ```go ```` glued to a paragraph's
+# end); glued copies then give a fence opener longer than a message, and a code span
+# longer than one (```` ```long … end. ``` ````), cut at the cap.
+@example(reply="long " * 50 + "end. ~~~\ntilde fence\n~~~", sizes=[1], cap=256)
+@example(reply="long " * 50 + "end. ```go\nx = 1\n```", sizes=[1], cap=256)
 def test_messages_fit_the_cap_and_balance_their_fences(reply: str, sizes: list[int],
                                                        cap: int) -> None:
     """No message is longer than the cap, and none ends inside a fenced code block.

@@ -41,6 +41,7 @@ _BRACKET = re.compile(r"[\[\]]")
 _BLOCK_START = re.compile(
     r" {0,3}(?:#{1,6}(?:[ \t]|\Z)|>|[-*+](?:[ \t]|\Z)|[0-9]{1,9}[.)](?:[ \t]|\Z))")
 _LINK_START = re.compile(r"\[[^\]\n]*\]\(")
+_FENCE_RUN = re.compile(r" {0,3}(`{3,}|~{3,})")
 _OPENER_HEAD = re.compile(r"[^`~]{0,40}(?:`{3,}|~{3,})[^ \t`]{0,20}")
 
 
@@ -219,6 +220,13 @@ class Writer:
             # A fence run too long to close and reopen within a message (`` ` `` × 50,000):
             # its block is written as text, cut where the cap falls.
             fence_after = None
+        if (fence_after is not None and self.fence is None
+                and len(text) + self._reserve(fence_after) > self.cap
+                and text.strip("\n") == fence_after.opener):
+            # An opener line longer than a whole message would be cut, its rest read as
+            # text: it goes out in the short form a continuation reopens it with (the
+            # info string shows nothing).
+            text = text.replace(fence_after.opener, self._reopen(fence_after), 1)
         if (self.reopened and fence_after is None and boundary is not Boundary.INSIDE
                 and self.fence is not None and not _is_closer(text, self.fence)):
             # The list item or quote that held the fence ended without a closing fence
@@ -269,7 +277,19 @@ class Writer:
                     need = len(text) + self._reserve(fence_after)
                     continue
                 cut = max(keep, 1)  # nowhere to break: a hard cut
-            self._append(text[:cut])
+            head = text[:cut]
+            if self.fence is None and text[cut - 1] != "\n":
+                # The message ends inside a line: when the line starts with a fence run
+                # that its rest kept from opening a code block (```` ```x ``` ```` is a
+                # code span), the run is text here.
+                at = head.rfind("\n") + 1
+                if (at or self.at_line_start) and (m := _FENCE_RUN.match(head, at)):
+                    grow = m.end() - m.start(1)
+                    if cut - grow > m.end():
+                        again = split_point(text, cut - grow, code=False)
+                        cut = again if again > m.end() else cut - grow
+                        head = _escape_fence_run(text[:cut], m.start(1))
+            self._append(head)
             mid = text[cut - 1] != "\n"
             text = text[cut:]
             self._next_message()
@@ -286,18 +306,31 @@ class Writer:
 def guard_line_start(text: str) -> str:
     """``text`` (the rest of a reply's line) made to read as text at the start of a
     message: a `[` that is no inline link's (``[ref]: url`` would be a definition, which
-    shows nothing once its address arrives) and a list marker or `#` get a backslash."""
+    shows nothing once its address arrives), a list marker or `#`, and each character of
+    a fence run get a backslash."""
     at = len(text) - len(text.lstrip(" "))
     if at > 3 or at == len(text):
         return text
     if text[at] == "[":
         return text if _LINK_START.match(text, at) is not None else (
             text[:at] + "\\" + text[at:])
+    if text[at] in "`~":
+        return _escape_fence_run(text, at)
     if text[at] == ">" or _BLOCK_START.match(text) is None:
         return text
     if text[at].isdigit():
         at += len(text[at:]) - len(text[at:].lstrip("0123456789"))
     return text[:at] + "\\" + text[at:]
+
+
+def _escape_fence_run(text: str, at: int) -> str:
+    """``text`` with a fence run at ``at`` (a line start, after its indentation) made
+    text: it would open a code block that runs to the message's end. Each of its
+    characters gets a backslash (one alone leaves a shorter run that can still pair)."""
+    run = len(text) - at - len(text[at:].lstrip(text[at]))
+    if run < 3:
+        return text
+    return text[:at] + "\\" + "\\".join(text[at : at + run]) + text[at + run :]
 
 
 def table_head(table: tuple[str, str], cap: int) -> str:
