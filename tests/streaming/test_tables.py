@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from streaming.helpers import cut, stray_rows, stream_all, visible_messages
+from mcp_slack_block_kit import normalize
+from streaming.helpers import cut, stray_rows, stream_all, visible, visible_messages
 
 ROWS = "".join(f"| row {i} cell | value {i} here |\n" for i in range(30))
 TABLE = "| Name | Value |\n|---|---|\n" + ROWS
@@ -62,3 +63,14 @@ def test_a_break_after_the_table_repeats_nothing() -> None:
     messages = stream_all(cut(reply, [3]), max_message_chars=256)
     assert len(messages) > 1
     assert all("Name" not in text for text in messages[1:])
+
+
+@pytest.mark.parametrize("size", [1, 3, 1000])
+@pytest.mark.parametrize("below", ["ping <!here>", "see <b> here", "| 5 | <6> |"])
+def test_a_table_under_a_list_item_is_read_with_the_item(size: int, below: str) -> None:
+    """A table right below a list item's paragraph (its header a lazy line): the rows are
+    read after that paragraph, as in the whole reply, so a `<` below does not make a
+    paragraph line a piped row the reply does not have."""
+    reply = "- Maya finished.\n- Priya will pair.\n| a | b |\n|---|---|\n| 1 | 2 |\n" + below
+    messages = stream_all(cut(reply, [size]))
+    assert visible_messages(messages) == visible(normalize(reply).text)

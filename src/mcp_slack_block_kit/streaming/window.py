@@ -142,6 +142,11 @@ class LineWindow(ShortPaths):
                     return raw, frozenset()
             # Table rows are rows only under their header (and delimiter row).
             ctx += head[0] + "\n" + (head[1] + "\n" if self._ls > head[2] else "")
+        elif head is not None and "\n" in head[0]:
+            # A header row that is a lazy line: it too is read after the paragraph above.
+            lazy = head[0][: head[0].rfind("\n") + 1]
+            if self._ls == head[2] - (len(head[0]) - len(lazy)) - 1:
+                ctx += lazy
         # Slack link forms become links, except in fenced code (as convert does: code lines
         # went out as written before a form in them could be known).
         source = rewrite_slack_url_forms(ctx + raw)
@@ -250,6 +255,10 @@ class LineWindow(ShortPaths):
         if delimiter_row(nxt):
             self._table = True
             self._carry = ""  # no code span runs on into a table
-            self._table_head = (seg[start:end], nxt, end + 1)
+            # Under a list item's or quote's paragraph (a lazy line), the rows are read
+            # after that paragraph too: whether the normalizer sees a table there depends
+            # on it (and on what the rows hold).
+            top = self._lazy_top(start) if start else -1
+            self._table_head = (seg[top if top >= 0 else start : end], nxt, end + 1)
             return nxt_end
         return end
