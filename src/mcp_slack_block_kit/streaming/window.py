@@ -159,10 +159,12 @@ class LineWindow(ShortPaths):
             text, fired = source, ()  # what normalize returns, without its set-up cost
         if ctx:
             # The context lines come out first, as many as went in (a repair that
-            # changed their number reached across them: no answer then).
+            # changed their number reached across them: no answer then; the closer the
+            # unclosed-fence repair adds at the end is the one line a repair may add).
             count = ctx.count("\n")
             parts = text.split("\n", count)
-            if len(parts) <= count or text.count("\n") != (ctx + raw).count("\n"):
+            extra = text.count("\n") - (ctx + raw).count("\n")
+            if len(parts) <= count or (extra and (extra != 1 or "V3" not in fired)):
                 return None
             text = parts[count]
         return text, frozenset(fired)
