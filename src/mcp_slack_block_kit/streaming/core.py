@@ -427,6 +427,11 @@ class MarkdownStream(LineWindow):
                 line = seg[start:] if nl < 0 else seg[start:nl]
                 if nl < 0 and (not line or may_close(line, char)):
                     return  # the line may still become the closing fence
+                if (nl < 0 and c == seg.find("\n") and "|" in seg[:c]
+                        and not line.strip("|-: \t")):
+                    # Below an opener holding a pipe, a delimiter row makes some renderers
+                    # (markdown-it) read a table instead: the line waits for its end.
+                    return
                 text = "\n" + line
                 boundary = Boundary.LINE
             else:
