@@ -89,6 +89,10 @@ def _defined_below(reply: str) -> bool:
          cap=12_000)
 # Two lines that each end in an unclosed backtick: the runs pair across the lines.
 @example(reply="a `code\nx ``y", sizes=[1], opts=OPTIONS[0], cap=12_000)
+# Pipe rows without a delimiter row: the repair gives them one below the first row, which
+# then is a header (it must not go out as text first).
+@example(reply="text\n\n| Name | Role |\n| Ann | Lead |\n| Bo | Dev |", sizes=[1], opts=OPTIONS[0],
+         cap=12_000)
 # A fence opener holding a pipe: with a delimiter row below, markdown-it reads a table (a
 # half-typed delimiter row must not go out as code first).
 @example(reply="**S** ```go\nfunc x {\n}\n``` a | b\n---|---\n1 | 2", sizes=[1], opts=OPTIONS[0],

@@ -37,6 +37,8 @@ FENCE_REPAIRS = frozenset({"V3", "V4", "V13"})
 run of three backticks or tildes gives them nothing to do."""
 LAZY_LOOKBACK = 2048
 """How far back a line start looks for the list item or quote its paragraph is in."""
+PIPE_ROW = re.compile(r"\|[^\n]*\|[ \t]*\Z")
+"""A line that the undelimited-table repair counts as a row (it starts with the pipe)."""
 UNDECIDED_LIMIT = 1024
 """A line whose start is still undecided after this many characters waits for its end."""
 CARRY_LIMIT = 4096
@@ -250,9 +252,12 @@ class LineWindow(ShortPaths):
         seg = self._seg
         nxt_end = seg.find("\n", end + 1)
         nxt = seg[end + 1 : nxt_end if nxt_end >= 0 else len(seg)]
+        row = seg.startswith("|", start) and PIPE_ROW.match(seg, start, end) is not None
         if nxt_end < 0:
-            if not nxt.strip("|-: \t"):
-                return start  # the next line may still become the delimiter row
+            if not nxt.strip("|-: \t") or (row and nxt[:1] == "|"):
+                # The next line may still become the delimiter row, or a second row below
+                # a row written with its outer pipes (see below).
+                return start
             return end
         if delimiter_row(nxt):
             self._table = True
@@ -263,4 +268,9 @@ class LineWindow(ShortPaths):
             top = self._lazy_top(start) if start else -1
             self._table_head = (seg[top if top >= 0 else start : end], nxt, end + 1)
             return nxt_end
+        if row and PIPE_ROW.match(nxt) is not None:
+            # Pipe rows without a delimiter row: the repair that gives them one reads the
+            # whole run and the line after it, so the block is held to its end.
+            self._hold_all = True
+            return start
         return end
