@@ -131,6 +131,9 @@ def test_committed_text_never_retracts(reply: str, sizes: list[int], opts: Optio
 # before it (the line waits for its end).
 @example(reply="- item one\n- item two\n  continued\na | b\n---|---\n1 | 2", sizes=[1],
          opts=OPTIONS[0])
+# A line indented as code after a blank line below a list item is the item's paragraph:
+# the repairs read it with the item (the unclosed `**` is closed).
+@example(reply="- a\n\n    b **c\n\nnext", sizes=[1], opts=OPTIONS[0])
 # A one-line fence below a list item's paragraph: its lazy line, which normalize() leaves.
 @example(reply="- item one\n- item two\n  continued\n```go fmt.Println(1)```", sizes=[1],
          opts=OPTIONS[0])

@@ -22,6 +22,7 @@ from .escape import Escaper, Piece
 from .inline import MARKERS, InlineScanner
 from .lines import (
     FENCE_LINE,
+    ITEM_LINE,
     NOT_PLAIN,
     PIECE_UNSAFE,
     TABLE_UNSAFE,
@@ -37,7 +38,7 @@ from .lines import (
 )
 from .messages import Boundary, Writer
 from .quick import Q_BATCH, Q_CODE, Q_NONE, Q_PROSE, StreamEvent
-from .window import FENCE_REPAIRS, LineWindow
+from .window import FENCE_REPAIRS, LAZY_LOOKBACK, LineWindow
 
 __all__ = [
     "DEFAULT_MAX_MESSAGE_CHARS",
@@ -202,7 +203,8 @@ class MarkdownStream(LineWindow):
             # shows it cannot be a split link's `(url)`.
             raw = self._seg[self._lines_done:]
             rest = raw.lstrip(" \t")
-            if rest and rest[0] != "(" and not (self._hold_all and raw[0] in " \t"):
+            if rest and rest[0] != "(" and not (self._hold_all and raw[0] in " \t") and not (
+                    self._item_code(raw, self._lines_done)):
                 self._cut(self._lines_done, fence_next=False)
         if not self._hold_all:
             self._advance()
@@ -253,9 +255,10 @@ class MarkdownStream(LineWindow):
             return
         if self._blank_tail and not joins_split_link(self._last_line, line) and not (
             self._hold_all and line[0] in " \t"
-        ):
+        ) and not self._item_code(line, start):
             # (In a block held whole, an indented line after the blank may still belong
-            # to it, a list item's say, and the repairs look that far: it stays in.)
+            # to it, a list item's say, and the repairs look that far: it stays in. So
+            # does a line indented as code below a list item: it is the item's paragraph.)
             self._cut(start, fence_next=False)
             start, end = 0, end - start
         self._blank_tail = False
@@ -281,6 +284,13 @@ class MarkdownStream(LineWindow):
                     self._hold_all = self._hold_all or not self._is_fence
             else:
                 self._hold_all = True  # a fence inside a container: wait for the segment
+
+    def _item_code(self, line: str, start: int) -> bool:
+        """Is ``line`` (at ``start``, after a blank line) indented as code below a list
+        item of the open segment? It is then the item's paragraph (or code), not a block
+        of its own: the segment goes on."""
+        return line.startswith(("    ", "\t")) and ITEM_LINE.search(
+            self._seg, max(start - LAZY_LOOKBACK, 0), start) is not None
 
     def _cut(self, at: int, *, fence_next: bool) -> None:
         """End the open segment at ``_seg[at]`` (when the classifier agrees) and open the

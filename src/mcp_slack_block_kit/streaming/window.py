@@ -22,6 +22,7 @@ from .lines import (
     BLOCK_START,
     CONTAINER_LINE,
     HOLD,
+    ITEM_LINE,
     LOOKALIKE,
     PIPED_ROWS,
     WAIT,
@@ -30,7 +31,7 @@ from .lines import (
 )
 from .quick import ShortPaths
 
-__all__ = ["CARRY_LIMIT", "FENCE_REPAIRS", "UNDECIDED_LIMIT", "LineWindow"]
+__all__ = ["CARRY_LIMIT", "FENCE_REPAIRS", "LAZY_LOOKBACK", "UNDECIDED_LIMIT", "LineWindow"]
 
 FENCE_REPAIRS = frozenset({"V3", "V4", "V13"})
 """The repairs of fenced blocks (unclosed, one-line and nested fences): text without a
@@ -119,6 +120,13 @@ class LineWindow(ShortPaths):
         return its repaired text and the repairs that fired (None when the context
         itself came out changed, so the two cannot be told apart)."""
         ctx = self._context + self._carry
+        ls = self._ls
+        if (not ctx and raw.startswith(("    ", "\t")) and ls >= 2
+                and self._seg.startswith("\n", ls - 2)
+                and (m := ITEM_LINE.search(self._seg, max(ls - LAZY_LOOKBACK, 0), ls))):
+            # A line indented as code after a blank one below a list item is the item's
+            # paragraph (or code): read after the item, as in the whole reply.
+            ctx = self._seg[m.start() : ls]
         found = self._window_after(ctx, raw)
         if (found is not None and "V4" in found[1] and not ctx and self._ls
                 and (top := self._lazy_top(self._ls)) >= 0):
