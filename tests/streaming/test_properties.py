@@ -93,6 +93,10 @@ def _defined_below(reply: str) -> bool:
 # then is a header (it must not go out as text first).
 @example(reply="text\n\n| Name | Role |\n| Ann | Lead |\n| Bo | Dev |", sizes=[1], opts=OPTIONS[0],
          cap=12_000)
+# A thematic break below a table's rows ends the table for a renderer: the pipe line below
+# it is no row of that table (it waits for the next line, which makes it a new header).
+@example(reply="| M | N |\n|---|---|\n| x | y |\nSub\n---\n| a | b |\n|---|---|\n| 1 | 2 |",
+         sizes=[1], opts=OPTIONS[0], cap=12_000)
 # A fence opener holding a pipe: with a delimiter row below, markdown-it reads a table (a
 # half-typed delimiter row must not go out as code first).
 @example(reply="**S** ```go\nfunc x {\n}\n``` a | b\n---|---\n1 | 2", sizes=[1], opts=OPTIONS[0],

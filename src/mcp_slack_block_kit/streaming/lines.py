@@ -109,6 +109,8 @@ BLOCK_START = re.compile(
 # be a list item's own paragraph): the unindented lines below it are its lazy lines.
 CONTAINER_LINE = re.compile(
     r"^(?:[ \t]|>|(?:[-*+•‣⁃⁌⁍∙◦▪▫●○■□◆◇]|[0-9]{1,9}[.)])(?:[ \t]|$))", re.MULTILINE)
+# A thematic break: a renderer ends a table there (the lines below are no rows).
+RULE = re.compile(r" {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})\Z")
 # A list item's first line: a line indented as code below it (after a blank) is its own.
 ITEM_LINE = re.compile(r"^ {0,3}(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)", re.MULTILINE)
 # Repairs that read lines beyond a piece (or close what the paragraph's end closes):

@@ -25,6 +25,7 @@ from .lines import (
     ITEM_LINE,
     LOOKALIKE,
     PIPED_ROWS,
+    RULE,
     WAIT,
     WS,
     head_verdict,
@@ -207,9 +208,10 @@ class LineWindow(ShortPaths):
             self._hold_all = True  # CommonMark reads this paragraph as HTML: see escape.py
             return start
         if self._table:
-            if BLOCK_START.match(line) is None and line.strip(WS):
+            if BLOCK_START.match(line) is None and line.strip(WS) and not (
+                    complete and RULE.match(line) is not None):
                 return end if complete else start  # a row, released once complete
-            self._table = False
+            self._table = False  # (a thematic break ends the table too, for a renderer)
         if "|" in line:
             return self._pipe_limit(start, end, complete)
         if (not complete and start and line[:1] not in " \t"
