@@ -97,6 +97,10 @@ def _defined_below(reply: str) -> bool:
 # it is no row of that table (it waits for the next line, which makes it a new header).
 @example(reply="| M | N |\n|---|---|\n| x | y |\nSub\n---\n| a | b |\n|---|---|\n| 1 | 2 |",
          sizes=[1], opts=OPTIONS[0], cap=12_000)
+# A pipe line over a delimiter row of another width is no table's header (text), so the
+# pipe lines below it are no rows: one of them may head a table of its own.
+@example(reply="para | a | b |\n|---|---|\n| x | y |\n| a | b |\n|---|---|\n| 1 | 2 |", sizes=[1],
+         opts=OPTIONS[0], cap=12_000)
 # A fence opener holding a pipe: with a delimiter row below, markdown-it reads a table (a
 # half-typed delimiter row must not go out as code first).
 @example(reply="**S** ```go\nfunc x {\n}\n``` a | b\n---|---\n1 | 2", sizes=[1], opts=OPTIONS[0],

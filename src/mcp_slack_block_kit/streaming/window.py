@@ -17,6 +17,7 @@ from ..converter.slack_urls import rewrite_slack_url_forms
 from ..normalizer import normalize
 from ..normalizer.lines import delimiter_row
 from ..normalizer.mask import pair_backticks
+from ..normalizer.syntax import cell_count
 from .escape import Escaper
 from .lines import (
     BLOCK_START,
@@ -269,7 +270,9 @@ class LineWindow(ShortPaths):
                 # a row written with its outer pipes (see below).
                 return start
             return end
-        if delimiter_row(nxt):
+        if delimiter_row(nxt) and cell_count(seg[start:end]) == cell_count(nxt):
+            # (With another number of cells than its delimiter row, the line is no header:
+            # GFM, and the classifier, read text.)
             self._table = True
             self._carry = ""  # no code span runs on into a table
             # Under a list item's or quote's paragraph (a lazy line), the rows are read
