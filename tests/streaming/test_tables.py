@@ -74,3 +74,18 @@ def test_a_table_under_a_list_item_is_read_with_the_item(size: int, below: str) 
     reply = "- Maya finished.\n- Priya will pair.\n| a | b |\n|---|---|\n| 1 | 2 |\n" + below
     messages = stream_all(cut(reply, [size]))
     assert visible_messages(messages) == visible(normalize(reply).text)
+
+
+@pytest.mark.parametrize("words", [117, 118])
+def test_a_delimiter_row_opening_a_message_gets_a_header(words: int) -> None:
+    """A borderless header's start goes out as a paragraph's text (the pipe comes later):
+    when the message fills up right after it, the delimiter row opens the next message
+    under a header of empty cells, and no row is cut in two, so the rows there still
+    render as a table."""
+    reply = "word " * words + "a | b\n---|---\n1 | 2\n3 | 4"
+    messages = stream_all(cut(reply, [1]), max_message_chars=600)
+    assert len(messages) == 2
+    assert [stray_rows(text) for text in messages] == [0, 0]
+    # Every word once, in order (the header left behind reads as text, with its pipes).
+    shown = visible_messages(messages).replace("|", " ").split()
+    assert shown == visible_messages(stream_all(cut(reply, [1]))).split()

@@ -206,6 +206,23 @@ class Writer:
         elif _BLOCK_START.match(content) is not None:
             self.table = None  # a list item, heading or quote ends the table
 
+    def _under_empty_header(self, text: str) -> str:
+        """``text`` opens a message: when it starts with the delimiter row of a header
+        row left at the end of the message before (its start went out as a paragraph's
+        text, so it could not move along), a header of empty cells goes above it, so the
+        rows below still render as a table. Returns the text to write next."""
+        body = text.lstrip("\n")
+        first = body.split("\n", 1)[0]
+        header = self.rows[1]
+        if ("-" not in first or "|" not in header or not delimiter_row(first)
+                or cell_count(first) != cell_count(header)):
+            return text
+        head = "|" + " |" * cell_count(first) + "\n"
+        if len(head) > self.cap // 3:
+            return text
+        self._append(head)
+        return body
+
     def write(self, text: str, fence_after: Fence | None, boundary: Boundary,
               whole: int = 0) -> None:
         """Append ``text`` (starting at ``boundary``; ``fence_after`` is open after it).
@@ -255,6 +272,9 @@ class Writer:
                     self.fence = None
                     self.reopened = False
                 self._next_message()
+                if self.table is None and self.fence is None:
+                    text = self._under_empty_header(text)
+                    need = len(text) + self._reserve(fence_after)
                 room = self.cap - self.size
                 if text[0] == "\n" and self.table is not None and self.fence is None:
                     # The piece's line ending follows the repeated head: a blank line
@@ -295,6 +315,8 @@ class Writer:
             self._next_message()
             if mid and self.fence is None:
                 text = guard_line_start(text)
+            elif self.table is None and self.fence is None:
+                text = self._under_empty_header(text)
             room = self.cap - self.size
             need = len(text) + self._reserve(fence_after)
         self._append(text)
@@ -379,13 +401,22 @@ def split_point(text: str, limit: int, *, code: bool) -> int:
         if m.end() <= limit and not blocked[m.end()]:
             best = m.end()
     if best >= limit // 2:
-        return best
+        return _row_start(text, best)
     for m in _SPACE.finditer(window):
         if m.end() <= limit and not blocked[m.end()]:
             best = max(best, m.end())
     if best:
-        return best
+        return _row_start(text, best)
     return nl + 1 if nl >= 0 else 0
+
+
+def _row_start(text: str, cut: int) -> int:
+    """``cut``, or the start of its line when that line is a table row (``|`` first) that
+    starts inside ``text``: a row cut in two reads as two broken rows."""
+    start = text.rfind("\n", 0, cut) + 1
+    if start and text[start : start + 4].lstrip(" ")[:1] == "|":
+        return start
+    return cut
 
 
 def _unsafe_ranges(text: str, limit: int) -> list[tuple[int, int]]:
