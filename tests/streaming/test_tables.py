@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mcp_slack_block_kit import normalize
+from mcp_slack_block_kit.streaming.messages import Boundary, Writer
 from streaming.helpers import cut, stray_rows, stream_all, visible, visible_messages
 
 ROWS = "".join(f"| row {i} cell | value {i} here |\n" for i in range(30))
@@ -89,3 +90,26 @@ def test_a_delimiter_row_opening_a_message_gets_a_header(words: int) -> None:
     # Every word once, in order (the header left behind reads as text, with its pipes).
     shown = visible_messages(messages).replace("|", " ").split()
     assert shown == visible_messages(stream_all(cut(reply, [1]))).split()
+
+
+@pytest.mark.parametrize("fill", range(240, 256))
+def test_line_endings_that_end_a_table_at_a_full_message_repeat_no_head(fill: int) -> None:
+    """The line endings after a table's last row (the blank line that ends it) never take
+    a break of their own: one there repeated the head above nothing but a blank line."""
+    writer = Writer(256)
+    writer.write_lines([("| a | b |", None), ("\n|---|---|", None)], Boundary.BLOCK, "")
+    row = "| " + "x" * 10 + " | y |"
+    last = "|---|---|"  # the text of the line the next piece goes on
+    while writer.size + len(row) + 1 <= fill:
+        writer.write_lines([("\n" + row, None)], Boundary.LINE, last)
+        last = row
+    writer.write_lines([("\n", None)], Boundary.LINE, last)
+    writer.write_lines([("\n", None)], Boundary.LINE, "")
+    writer.write_lines([("Short text.", None)], Boundary.BLOCK, "")
+    messages: list[str] = []
+    for index, text in writer.take():
+        while len(messages) <= index:
+            messages.append("")
+        messages[index] += text
+    assert all(len(text) <= 256 for text in messages)
+    assert "| a | b |" not in "".join(messages[1:])

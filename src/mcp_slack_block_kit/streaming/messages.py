@@ -256,6 +256,13 @@ class Writer:
             text = guard_line_start(text)  # a line's rest opens the message (see below)
         room = self.cap - self.size
         need = len(text) + self._reserve(fence_after)
+        if (self.table is not None and fence_after is None and self.fence is None
+                and not text.strip("\n")):
+            # Line endings alone below a table's row: no break before them (the next
+            # message starts a line anyway), which would repeat the head above nothing
+            # when they end the table. What does not fit is left out, for the same reason.
+            self._append(text[: max(room, 0)])
+            return
         if self.size and boundary is not Boundary.INSIDE:
             fresh = self.cap - self._base()
             if (
