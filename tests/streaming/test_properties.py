@@ -142,6 +142,12 @@ def test_committed_text_never_retracts(reply: str, sizes: list[int], opts: Optio
 # A line indented as code after a blank line below a list item is the item's paragraph:
 # the repairs read it with the item (the unclosed `**` is closed).
 @example(reply="- a\n\n    b **c\n\nnext", sizes=[1], opts=OPTIONS[0])
+# A `<br>` below a table that a list item ended: read without the table's head (which
+# made the repair's new line look like a changed context, and the line went out as written).
+@example(reply="| Sp | St |\n|---|---:|\n| De | 3 |\n- Maya finished.\na<br>b", sizes=[1],
+         opts=OPTIONS[0])
+@example(reply="| Sp | St |\n|---|---:|\n| De | 3 |\n- Maya finished.\na<br>b", sizes=[100],
+         opts=OPTIONS[0])
 # A one-line fence below a list item's paragraph: its lazy line, which normalize() leaves.
 @example(reply="- item one\n- item two\n  continued\n```go fmt.Println(1)```", sizes=[1],
          opts=OPTIONS[0])

@@ -176,8 +176,15 @@ class LineWindow(ShortPaths):
             count = ctx.count("\n")
             parts = text.split("\n", count)
             extra = text.count("\n") - (ctx + raw).count("\n")
-            if len(parts) <= count or (extra and (extra != 1 or "V3" not in fired)):
+            if len(parts) <= count:
                 return None
+            if extra and (extra != 1 or "V3" not in fired):
+                # Another repair changed the number of lines (a `<br>` became a line
+                # break): the answer holds when the context lines came out as they do
+                # alone, so the change is in the lines after them.
+                alone = normalize(rewrite_slack_url_forms(ctx), **self._flags).text
+                if alone.count("\n") != count or not text.startswith(alone):
+                    return None
             text = parts[count]
         return text, frozenset(fired)
 
@@ -212,7 +219,10 @@ class LineWindow(ShortPaths):
             if BLOCK_START.match(line) is None and line.strip(WS) and not (
                     complete and RULE.match(line) is not None):
                 return end if complete else start  # a row, released once complete
-            self._table = False  # (a thematic break ends the table too, for a renderer)
+            # The table ended (a thematic break ends it too, for a renderer): the lines
+            # below are read without its head.
+            self._table = False
+            self._table_head = None
         if "|" in line:
             return self._pipe_limit(start, end, complete)
         if (not complete and start and line[:1] not in " \t"
