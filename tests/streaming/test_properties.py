@@ -101,6 +101,10 @@ def _defined_below(reply: str) -> bool:
 # pipe lines below it are no rows: one of them may head a table of its own.
 @example(reply="para | a | b |\n|---|---|\n| x | y |\n| a | b |\n|---|---|\n| 1 | 2 |", sizes=[1],
          opts=OPTIONS[0], cap=12_000)
+# A Slack link form in a table's header: its `|` is no cell boundary (the form becomes a
+# Markdown link first), so the line is the header of the delimiter row below.
+@example(reply="<https://x.y/a|label> a | b\n---|---\n1 | 2", sizes=[1], opts=OPTIONS[0],
+         cap=12_000)
 # A fence opener holding a pipe: with a delimiter row below, markdown-it reads a table (a
 # half-typed delimiter row must not go out as code first).
 @example(reply="**S** ```go\nfunc x {\n}\n``` a | b\n---|---\n1 | 2", sizes=[1], opts=OPTIONS[0],

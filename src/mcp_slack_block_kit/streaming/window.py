@@ -280,9 +280,12 @@ class LineWindow(ShortPaths):
                 # a row written with its outer pipes (see below).
                 return start
             return end
-        if delimiter_row(nxt) and cell_count(seg[start:end]) == cell_count(nxt):
+        header = seg[start:end]
+        if delimiter_row(nxt) and cell_count(
+                rewrite_slack_url_forms(header) if "<" in header else header) == cell_count(nxt):
             # (With another number of cells than its delimiter row, the line is no header:
-            # GFM, and the classifier, read text.)
+            # GFM, and the classifier, read text. A Slack link form's `|` is no cell's:
+            # the form becomes a Markdown link first.)
             self._table = True
             self._carry = ""  # no code span runs on into a table
             # Under a list item's or quote's paragraph (a lazy line), the rows are read
