@@ -300,6 +300,8 @@ class Writer:
                     self._next_message()  # a fresh message has more room
                     if mid and self.fence is None:
                         text = guard_line_start(text)
+                    elif mid:
+                        text = _guard_code_rest(text, self.fence)
                     room = self.cap - self.size
                     need = len(text) + self._reserve(fence_after)
                     continue
@@ -322,6 +324,8 @@ class Writer:
             self._next_message()
             if mid and self.fence is None:
                 text = guard_line_start(text)
+            elif mid and self.fence is not None:
+                text = _guard_code_rest(text, self.fence)
             elif self.table is None and self.fence is None:
                 text = self._under_empty_header(text)
             room = self.cap - self.size
@@ -350,6 +354,19 @@ def guard_line_start(text: str) -> str:
     if text[at].isdigit():
         at += len(text[at:]) - len(text[at:].lstrip("0123456789"))
     return text[:at] + "\\" + text[at:]
+
+
+def _guard_code_rest(text: str, fence: Fence | None) -> str:
+    """``text`` (the rest of a code line, under the fence reopened at the top of a
+    message) indented four columns when it could read as the fence's closer there (it
+    holds only the fence's character so far: more of the line may follow)."""
+    if fence is None:
+        return text
+    line = text.split("\n", 1)[0]
+    run = fence.closer.strip(" \t>")
+    if run and not line.strip(" \t" + run[0]) and len(line) - len(line.lstrip(" ")) <= 3:
+        return "    " + text
+    return text
 
 
 def _escape_fence_run(text: str, at: int) -> str:
