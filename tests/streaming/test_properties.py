@@ -152,6 +152,10 @@ def test_committed_text_never_retracts(reply: str, sizes: list[int], opts: Optio
          opts=OPTIONS[0])
 @example(reply="| Sp | St |\n|---|---:|\n| De | 3 |\n- Maya finished.\na<br>b", sizes=[100],
          opts=OPTIONS[0])
+# A list item ending a table right below the row the commit stands on: that row is read
+# again under the table's head (else the piped row went out differently).
+@example(reply="**S**\n**S** a | b\n---|---\n1 | 2\n- Maya.\n- Priya.\nan **unclosed bold", sizes=[1],
+         opts=OPTIONS[0])
 # A one-line fence below a list item's paragraph: its lazy line, which normalize() leaves.
 @example(reply="- item one\n- item two\n  continued\n```go fmt.Println(1)```", sizes=[1],
          opts=OPTIONS[0])

@@ -219,10 +219,7 @@ class LineWindow(ShortPaths):
             if BLOCK_START.match(line) is None and line.strip(WS) and not (
                     complete and RULE.match(line) is not None):
                 return end if complete else start  # a row, released once complete
-            # The table ended (a thematic break ends it too, for a renderer): the lines
-            # below are read without its head.
-            self._table = False
-            self._table_head = None
+            self._table = False  # (a thematic break ends the table too, for a renderer)
         if "|" in line:
             return self._pipe_limit(start, end, complete)
         if (not complete and start and line[:1] not in " \t"
