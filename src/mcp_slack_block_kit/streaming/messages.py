@@ -257,11 +257,11 @@ class Writer:
         room = self.cap - self.size
         need = len(text) + self._reserve(fence_after)
         if (self.table is not None and fence_after is None and self.fence is None
-                and not text.strip("\n")):
-            # Line endings alone below a table's row: no break before them (the next
-            # message starts a line anyway), which would repeat the head above nothing
-            # when they end the table. What does not fit is left out, for the same reason.
-            self._append(text[: max(room, 0)])
+                and need <= room and not text.strip("\n")):
+            # Line endings alone below a table's row, with room for them: no early break
+            # before them, which would repeat the head above nothing when they end the
+            # table.
+            self._append(text)
             return
         if self.size and boundary is not Boundary.INSIDE:
             fresh = self.cap - self._base()
