@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from enum import IntEnum
+from functools import lru_cache
 
 from ..normalizer.mask import pair_backticks
 from ..normalizer.syntax import cell_count, delimiter_row
@@ -360,9 +361,7 @@ def _unsafe_ranges(text: str, limit: int) -> list[tuple[int, int]]:
     bracketed links. A link that opens after ``limit`` cannot hold such a cut, so the bracket
     scan stops there (the text can be far longer than one message: reading all of it for
     every message made a long reply quadratic)."""
-    ranges: list[tuple[int, int]] = []
-    if "`" in text:
-        ranges += [(a - 1, b + 1) for a, b in pair_backticks(text).spans]
+    ranges = _code_ranges(text, limit)
     depth = 0
     start = 0
     for m in _BRACKET.finditer(text):
@@ -382,6 +381,37 @@ def _unsafe_ranges(text: str, limit: int) -> list[tuple[int, int]]:
     if depth:
         ranges.append((start, len(text) + 1))
     return ranges
+
+
+def _code_ranges(text: str, limit: int) -> list[tuple[int, int]]:
+    """The code spans (with their backticks) a cut at or before ``limit`` must avoid.
+
+    Backtick runs pair from left to right, so the runs up to ``limit`` pair among
+    themselves as they do in the whole text, except that the first of them left open
+    there may close after it: everything from it up to ``limit`` is then code. Only that
+    closer is looked for past ``limit``, so a long piece is not paired whole for every
+    message cut from it."""
+    end = limit + 1
+    if text[limit : limit + 1] == "`":
+        while end < len(text) and text[end] == "`":
+            end += 1  # the run at the limit, whole
+    head = text[:end]
+    if "`" not in head:
+        return []
+    found = pair_backticks(head)
+    ranges = [(a - 1, b + 1) for a, b in found.spans]
+    for start, stop in found.unmatched:
+        closer = _run_of(stop - start).search(text, end)
+        if closer is not None:
+            ranges.append((stop - 1, closer.start() + 1))
+            break
+    return ranges
+
+
+@lru_cache(maxsize=16)
+def _run_of(length: int) -> re.Pattern[str]:
+    """A backtick run of exactly ``length`` (a closer of an opener that long)."""
+    return re.compile(rf"(?<!`)`{{{length}}}(?!`)")
 
 
 def _blocked(ranges: list[tuple[int, int]], limit: int) -> bytearray:
