@@ -36,7 +36,7 @@ from .lines import (
     may_close,
 )
 from .messages import Boundary, Writer
-from .quick import Q_BATCH, Q_CODE, Q_NONE, Q_PROSE, StreamEvent
+from .quick import Q_BATCH, Q_CODE, Q_NONE, Q_PENDING, Q_PROSE, StreamEvent
 from .window import FENCE_REPAIRS, LineWindow
 
 __all__ = [
@@ -50,6 +50,11 @@ DEFAULT_MAX_MESSAGE_CHARS = MAX_MARKDOWN_TEXT_CHARS
 """Slack's cap on the text of one streamed message (chat.appendStream)."""
 MIN_MESSAGE_CHARS = 256
 """The smallest ``max_message_chars``: room for a reopened fence and some text."""
+DEFAULT_STEP_CHARS = 16
+"""A delta that needs the full step waits until this many characters are pending (see
+``MarkdownStream``'s ``step_chars``)."""
+MAX_STEP_CHARS = 256
+"""The largest ``step_chars``: more would hold back too much."""
 BATCH = 16
 """While the commit waits inside a line (``Q_BATCH``), the full step runs again once this
 many plain characters arrived."""
@@ -66,8 +71,10 @@ class MarkdownStream(LineWindow):
     ``repair_mismatched_emphasis``) and the mention policy (``allow_broadcasts``,
     ``preserve_mention_tokens``, ``mention_map``) exactly as for ``convert``; the mode
     and the block options play no part. No message ever holds more than
-    ``max_message_chars`` characters. Raises ``InvalidOptionsError`` for a bad
-    argument.
+    ``max_message_chars`` characters. A delta that the short paths cannot take waits,
+    unread, until ``step_chars`` characters are pending (1: every delta is read at once);
+    what is committed is then what the same reply cut into longer deltas commits. Raises
+    ``InvalidOptionsError`` for a bad argument.
     """
 
     __slots__ = (
@@ -75,12 +82,16 @@ class MarkdownStream(LineWindow):
         "_has_content",
         "_last_line",
         "_lines_done",
+        "_pending",
         "_quick",
+        "_step_chars",
         "_unread",
     )
 
     def __init__(
-        self, options: Options | None = None, *, max_message_chars: int = DEFAULT_MAX_MESSAGE_CHARS
+        self, options: Options | None = None, *,
+        max_message_chars: int = DEFAULT_MAX_MESSAGE_CHARS,
+        step_chars: int = DEFAULT_STEP_CHARS,
     ) -> None:
         if options is None:
             options = Options()
@@ -93,6 +104,12 @@ class MarkdownStream(LineWindow):
             raise InvalidOptionsError(
                 f"stream: max_message_chars={max_message_chars} is below the minimum "
                 f"{MIN_MESSAGE_CHARS}")
+        if not isinstance(step_chars, int) or isinstance(step_chars, bool) or not (
+                1 <= step_chars <= MAX_STEP_CHARS):
+            raise InvalidOptionsError(
+                f"stream: step_chars must be an integer from 1 to {MAX_STEP_CHARS}")
+        self._step_chars = step_chars
+        self._pending = ""  # deltas received but not read yet (see push)
         self._flags = {
             "decode_html_entities": options.decode_html_entities,
             "repair_mismatched_emphasis": options.repair_mismatched_emphasis,
@@ -140,7 +157,13 @@ class MarkdownStream(LineWindow):
     @property
     def held_back(self) -> int:
         """How many received characters are not committed yet (line endings as one)."""
-        return len(self._seg) - self._c + (1 if self._cr else 0)
+        held = len(self._seg) - self._c + (1 if self._cr else 0)
+        pending = self._pending
+        if pending:
+            held += len(pending) - pending.count("\r\n")
+            if self._cr and pending[0] == "\n":
+                held -= 1
+        return held
 
     @property
     def finished(self) -> bool:
@@ -161,6 +184,16 @@ class MarkdownStream(LineWindow):
             if quick == Q_PROSE:
                 if _plain(delta) is None:
                     return self._push_plain(delta)
+            elif quick == Q_PENDING:
+                # Deltas wait, unread, until step_chars characters are pending: the
+                # full step then reads them as one delta (see below).
+                pending = self._pending + delta
+                if len(pending) < self._step_chars:
+                    self._pending = pending
+                    return []
+                self._pending = ""
+                self._step(pending)
+                return self._events()
             elif quick >= Q_CODE:
                 if quick == Q_BATCH:
                     if self._unread + len(delta) < BATCH and _plain(delta) is None:
@@ -185,6 +218,18 @@ class MarkdownStream(LineWindow):
             raise StreamClosedError("push after finish: the stream is closed")
         if not delta:
             return []
+        if len(delta) < self._step_chars:
+            # A short delta that needs the full step waits for the next ones: reading
+            # them together is reading the reply cut into longer deltas, which commits
+            # what the full step would have, a few characters later (see docs/streaming.md).
+            self._pending = delta
+            self._quick = Q_PENDING
+            return []
+        self._step(delta)
+        return self._events()
+
+    def _step(self, delta: str) -> None:
+        """The full step: take ``delta`` in and commit what can no longer change."""
         self._unread = 0
         if self._cr:
             delta = "\r" + delta
@@ -207,13 +252,16 @@ class MarkdownStream(LineWindow):
         if not self._hold_all:
             self._advance()
         self._quick = self._quick_state()
-        return self._events()
 
     def finish(self) -> list[StreamEvent]:
         """Flush what is held back, repaired as at the end of the reply (an unclosed
         fence or emphasis is closed). A second call returns ``[]``."""
         if self._finished:
             return []
+        if self._pending:
+            pending = self._pending
+            self._pending = ""
+            self._step(pending)
         self._finished = True
         if self._cr:
             self._cr = False

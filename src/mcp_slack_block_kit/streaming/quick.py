@@ -18,7 +18,8 @@ from .lines import NOT_PLAIN, ROW, OpenFence
 from .messages import Boundary, Writer
 
 __all__ = [
-    "Q_BATCH", "Q_CODE", "Q_NONE", "Q_PROSE", "Q_WAIT_LINE", "Q_WAIT_PLAIN", "ShortPaths",
+    "Q_BATCH", "Q_CODE", "Q_NONE", "Q_PENDING", "Q_PROSE", "Q_WAIT_LINE", "Q_WAIT_PLAIN",
+    "ShortPaths",
     "StreamEvent",
 ]
 
@@ -46,7 +47,7 @@ def _event(message: int, text: str) -> StreamEvent:
 
 
 # The short paths (see MarkdownStream._quick_state).
-Q_NONE, Q_PROSE, Q_WAIT_PLAIN, Q_CODE, Q_WAIT_LINE, Q_BATCH = range(6)
+Q_NONE, Q_PROSE, Q_WAIT_PLAIN, Q_CODE, Q_WAIT_LINE, Q_BATCH, Q_PENDING = range(7)
 # A table row's start that no further character turns into a list item, heading or quote.
 
 
@@ -108,6 +109,7 @@ class ShortPaths:
         out, the commit stopped short of what the scanner has read (a character a repair
         may touch, a line ending it waits on) and no entity or handle is open at the end:
         plain deltas are stored until ``BATCH`` characters came, then the full step runs.
+        (``Q_PENDING`` is set by ``push`` itself: deltas wait unread for ``step_chars``.)
         """
         if self._cr or self._finished or self._blank_tail:
             return Q_NONE
