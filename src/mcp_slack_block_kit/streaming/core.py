@@ -36,8 +36,8 @@ from .lines import (
     may_close,
 )
 from .messages import Boundary, Writer
-from .quick import Q_BATCH, Q_CODE, Q_NONE, Q_PENDING, Q_PROSE, StreamEvent
-from .window import FENCE_REPAIRS, LineWindow
+from .quick import LONG_LINE, Q_BATCH, Q_CODE, Q_NONE, Q_PENDING, Q_PROSE, StreamEvent
+from .window import FENCE_REPAIRS, LAZY_LOOKBACK, LineWindow
 
 __all__ = [
     "DEFAULT_MAX_MESSAGE_CHARS",
@@ -81,6 +81,8 @@ class MarkdownStream(LineWindow):
         "_fence_since",
         "_has_content",
         "_last_line",
+        "_line_head",
+        "_line_kept",
         "_lines_done",
         "_pending",
         "_quick",
@@ -386,6 +388,10 @@ class MarkdownStream(LineWindow):
     def _open_segment(self, *, fresh: bool, fence: bool) -> None:
         self._c = 0  # raw characters of the segment already committed
         self._ls = 0  # start of the line holding _c
+        # Raw text of that line before the segment's start (see _rebase_line), and
+        # whether the line must keep all of its text in the segment.
+        self._line_head: list[str] = []
+        self._line_kept = False
         # Normalized text committed of _seg[_ls:_c], and the same escaped (what was
         # written; in a code block, the whole block so far), as parts joined when read.
         self._line_norm: list[str] = []
@@ -408,18 +414,19 @@ class MarkdownStream(LineWindow):
     def _finalize(self, end: int) -> None:
         """Commit the rest of the segment ``_seg[:end]``, repaired as a finished text."""
         seg = self._seg[:end]
-        if self._c >= end and not seg[self._ls:].strip(WS):
+        line = "".join(self._line_head) + seg[self._ls:]
+        if self._c >= end and not line.strip(WS):
             return
         c = self._c
         if (c and not self._is_fence and not seg[c:].strip("\n")
-                and NOT_PLAIN.search(seg, self._ls, c) is None):
+                and NOT_PLAIN.search(line, 0, len(line) - (end - c)) is None):
             # Only line endings are left, after a line with nothing a repair at the end
             # of a block looks for: they go out as they are.
             self._write([Piece("\n", None)] * (end - c), Boundary.LINE)
             self._c = end
             return
-        found = self._window(seg[self._ls:])
-        norm = found[0] if found is not None else seg[self._ls:]
+        found = self._window(line)
+        norm = found[0] if found is not None else line
         pieces = self._escaper.block(norm)
         done = "".join(self._line_esc)
         if done:
@@ -574,10 +581,13 @@ class MarkdownStream(LineWindow):
             self._line_norm.append(piece)
             self._line_esc.append(esc)
             self._c = k
+            if k - ls > LONG_LINE:
+                self._rebase_line()
             return
         last = piece.rfind("\n")
         # A line start or across a line ending: normalize from the current line's start.
-        raw = seg[ls:k]
+        head = "".join(self._line_head) if self._line_head else ""
+        raw = head + seg[ls:k]
         found = self._window(raw)
         if found is None:
             return
@@ -614,14 +624,44 @@ class MarkdownStream(LineWindow):
         self._ls = c + last + 1 if last >= 0 else ls
         self._c = k
         if not self._table and self._ls > ls:
-            self._carry_lines(ls, k)
+            self._carry_lines(ls, k, head)
+        if last >= 0:
+            self._line_head = []
+            self._line_kept = False
         if self._ls > 4096:
             self._rebase(self._ls)
+        elif k - ls > LONG_LINE:
+            self._rebase_line()
+
+    def _rebase_line(self) -> None:
+        """Inside a long line whose start went out, move the committed text before the
+        last LAZY_LOOKBACK committed characters out of the segment, into ``_line_head``
+        (read again only when the line ends), so a push no longer copies or reads all of
+        the line (keeps a long line linear). The characters kept before the commit answer
+        every question the next lines ask (how far back a paragraph starts, the character
+        before a piece, a run of backslashes: the cut follows a space)."""
+        ls = self._ls
+        if (self._line_kept or self._table or self._table_head is not None or self._is_fence
+                or self._hold_all or self._c - ls <= LONG_LINE):
+            return
+        if ls and self._lazy_top(ls) >= 0:
+            # The one-line fence rule reads the list item's paragraph before the line.
+            self._line_kept = True
+            return
+        seg = self._seg
+        at = seg.rfind(" ", ls, self._c - LAZY_LOOKBACK - 1) + 1
+        if at <= ls or "|" in seg[ls:at]:
+            # No space to cut after, or a pipe the table rules look for at the line's end.
+            self._line_kept = True
+            return
+        self._line_head.append(seg[ls:at])
+        self._rebase(at)
+        self._ls = 0
 
     def _rebase(self, by: int) -> None:
         """Drop committed lines from the front of the segment (keeps pushes linear)."""
         self._seg = self._seg[by:]
-        self._lines_done -= by
+        self._lines_done = max(self._lines_done - by, 0)
         self._c -= by
         self._ls -= by
         self._scan.shift(by)

@@ -46,6 +46,9 @@ def _event(message: int, text: str) -> StreamEvent:
     return event
 
 
+LONG_LINE = 8192
+"""Inside a line whose committed part is longer than this, the text before the last few
+thousand committed characters leaves the segment (see ``MarkdownStream._rebase_line``)."""
 # The short paths (see MarkdownStream._quick_state).
 Q_NONE, Q_PROSE, Q_WAIT_PLAIN, Q_CODE, Q_WAIT_LINE, Q_BATCH, Q_PENDING = range(7)
 # A table row's start that no further character turns into a list item, heading or quote.
@@ -163,10 +166,15 @@ class ShortPaths:
         piece = seg[c:].rstrip(" \t")
         if not piece:
             return []
-        self._c = c + len(piece)
+        self._c = c = c + len(piece)
         self._line_norm.append(piece)
         self._line_esc.append(piece)
+        if c - self._ls > LONG_LINE:
+            self._rebase_line()
         return self._out(piece, None)
+
+    def _rebase_line(self) -> None:  # pragma: no cover - MarkdownStream's
+        raise NotImplementedError
 
     def _out(self, text: str, fence: Fence | None) -> list[StreamEvent]:
         """The events of writing ``text``, the rest of a line, as the whole push."""
