@@ -171,7 +171,16 @@ class ShortPaths:
         self._line_esc.append(piece)
         if c - self._ls > LONG_LINE:
             self._rebase_line()
-        return self._out(piece, None)
+        writer = self._writer
+        size = writer.size + len(piece)
+        if not writer.events and size <= writer.cap:
+            # Writer.append_inside, inline (no fence, no line ending in a plain piece).
+            writer.size = size
+            writer.at_line_start = False
+            writer.fence = None
+            return [_event(writer.message, piece)]
+        self._emit(piece, None, Boundary.INSIDE)
+        return self._events()
 
     def _rebase_line(self) -> None:  # pragma: no cover - MarkdownStream's
         raise NotImplementedError
