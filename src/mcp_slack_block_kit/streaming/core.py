@@ -584,6 +584,19 @@ class MarkdownStream(LineWindow):
             if k - ls > LONG_LINE:
                 self._rebase_line()
             return
+        if ("\n" not in piece and piece[0].isascii() and piece[0].isalpha()
+                and not self._table and self._table_head is None and not self._context
+                and not self._carry and self._writer.table is None
+                and self._risky(piece) < 0):
+            # The start of a line that begins with a letter: no marker, heading, fence or
+            # row (head_verdict), and no repair can touch the piece (_risky): what the
+            # window would give is the piece itself, escaped as a line's start.
+            esc = self._escaper.inline(piece, "\n")
+            self._emit(esc, None, Boundary.LINE if c else Boundary.BLOCK)
+            self._line_norm = [piece]
+            self._line_esc = [esc]
+            self._c = k
+            return
         last = piece.rfind("\n")
         # A line start or across a line ending: normalize from the current line's start.
         head = "".join(self._line_head) if self._line_head else ""
