@@ -139,7 +139,9 @@ class LineWindow(ShortPaths):
                 # them any repair looks for: the table repairs have nothing to add. (A
                 # row that went out already was looked at when it was new.)
                 new = raw[raw.find("\n") + 1 :] if self._c > self._ls else raw
-                if not any(f(new) for f in self._may_fire):
+                checks = (self._may_fire if ("```" in new or "~~~" in new)
+                          else self._may_fire_prose)
+                if not any(f(new) for f in checks):
                     return raw, frozenset()
             # Table rows are rows only under their header (and delimiter row).
             ctx += head[0] + "\n" + (head[1] + "\n" if self._ls > head[2] else "")
