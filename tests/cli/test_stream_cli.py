@@ -28,13 +28,15 @@ def test_human_output_shows_message_and_appended_text(monkeypatch, capsys) -> No
 
 
 def test_short_deltas_the_full_step_reads_wait_for_step_chars(monkeypatch, capsys) -> None:
-    """By default (16) a delta that needs the full step waits for the next ones, as in
-    ``MarkdownStream``: here everything goes out at the 16th character."""
+    """By default (16) a delta that needs the full step waits for the next ones once
+    something went out, as in ``MarkdownStream``: ` **there** and mor` goes out with the
+    fourth delta after ``Hi``."""
     code, out, _ = _run(monkeypatch, capsys, "Hi **there** and more", "--delta-chars", "4",
                         "--json")
     assert code == 0
     events = [json.loads(line) for line in out.splitlines()]
-    assert events[0] == {"delta": 3, "message": 0, "text": "Hi **there** and"}
+    assert events[:2] == [{"delta": 0, "message": 0, "text": "Hi"},
+                          {"delta": 4, "message": 0, "text": " **there** and mor"}]
 
 
 def test_json_output_is_one_object_per_event(monkeypatch, capsys) -> None:

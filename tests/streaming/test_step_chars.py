@@ -15,14 +15,19 @@ REPLY = (
 
 
 def test_a_short_delta_that_needs_the_full_step_waits() -> None:
-    """Below ``step_chars`` pending characters nothing is read; at it, they are read as
-    one delta (the commit is the one of that longer delta)."""
-    deltas = ["Say **bo", "ld", "** now and", " more"]
+    """Once something went out, below ``step_chars`` pending characters nothing is read; at
+    it, they are read as one delta (the commit is the one of that longer delta)."""
+    deltas = ["Hello there. ", "Say **bo", "ld", "** now", " and more"]
     assert committed_after_each(deltas, step_chars=16) == [
-        "", "", "Say **bold** now and", "Say **bold** now and more",
-        "Say **bold** now and more"]
-    assert committed_after_each(["Say **bo", "ld", "** now and"], step_chars=1)[-2] == (
-        "Say **bold** now and")
+        "Hello there.", "Hello there.", "Hello there.", "Hello there. Say **bold** now",
+        "Hello there. Say **bold** now and more", "Hello there. Say **bold** now and more"]
+    assert committed_after_each(deltas, step_chars=1)[1] == "Hello there. Say"
+
+
+def test_the_reply_start_does_not_wait() -> None:
+    """Before the first commit every delta is read at once: the reply's start goes out as
+    soon as it can."""
+    assert committed_after_each(["Say **bo", "ld** now"], step_chars=16)[0] == "Say"
 
 
 def test_plain_deltas_still_go_out_at_once() -> None:
@@ -37,15 +42,18 @@ def test_plain_deltas_still_go_out_at_once() -> None:
 def test_held_back_counts_pending_characters() -> None:
     """Pending characters are held back (a ``\\r\\n`` counts as one line ending)."""
     stream = MarkdownStream(step_chars=32)
-    assert stream.push("a **b\r\n") == []
-    assert stream.held_back == len("a **b\n")
+    messages: list[str] = []
+    apply(messages, stream.push("First words."))
+    assert messages == ["First words."] and stream.held_back == 0
+    assert stream.push(" a **b\r\n") == []
+    assert stream.held_back == len(" a **b\n")
     assert stream.push("\r") == []
     assert stream.push("\nc") == []
-    assert stream.held_back == len("a **b\n\nc")
-    messages: list[str] = []
+    assert stream.held_back == len(" a **b\n\nc")
     apply(messages, stream.finish())
     assert stream.held_back == 0
-    assert messages[0] == committed_after_each(["a **b\r\n", "\r", "\nc"])[-1]
+    expected = committed_after_each(["First words.", " a **b\r\n", "\r", "\nc"])[-1]
+    assert messages[0] == expected
 
 
 @pytest.mark.parametrize("size", [1, 3, 7])
@@ -60,8 +68,8 @@ def test_the_finished_stream_does_not_depend_on_step_chars(size: int, step: int)
 
 def test_finish_reads_the_pending_deltas() -> None:
     """``finish`` reads what is pending before it flushes."""
-    assert committed_after_each(["an **unclosed", " end"], step_chars=200) == [
-        "", "", "an **unclosed end**"]
+    assert committed_after_each(["Hi. ", "an **unclosed", " end"], step_chars=200) == [
+        "Hi.", "Hi.", "Hi.", "Hi. an **unclosed end**"]
 
 
 @pytest.mark.parametrize("step", [0, -1, 257, True, 2.0, "16"])

@@ -71,9 +71,10 @@ class MarkdownStream(LineWindow):
     ``repair_mismatched_emphasis``) and the mention policy (``allow_broadcasts``,
     ``preserve_mention_tokens``, ``mention_map``) exactly as for ``convert``; the mode
     and the block options play no part. No message ever holds more than
-    ``max_message_chars`` characters. A delta that the short paths cannot take waits,
-    unread, until ``step_chars`` characters are pending (1: every delta is read at once);
-    what is committed is then what the same reply cut into longer deltas commits. Raises
+    ``max_message_chars`` characters. Once something was committed, a delta that the
+    short paths cannot take waits, unread, until ``step_chars`` characters are pending (1:
+    every delta is read at once); what is committed is then what the same reply cut into
+    longer deltas commits. Raises
     ``InvalidOptionsError`` for a bad argument.
     """
 
@@ -220,10 +221,11 @@ class MarkdownStream(LineWindow):
             raise StreamClosedError("push after finish: the stream is closed")
         if not delta:
             return []
-        if len(delta) < self._step_chars:
+        if len(delta) < self._step_chars and (self._writer.size or self._writer.message):
             # A short delta that needs the full step waits for the next ones: reading
             # them together is reading the reply cut into longer deltas, which commits
             # what the full step would have, a few characters later (see docs/streaming.md).
+            # (Not before the first commit: the reply's start goes out as soon as it can.)
             self._pending = delta
             self._quick = Q_PENDING
             return []
