@@ -20,10 +20,23 @@ def _run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], st
 
 def test_human_output_shows_message_and_appended_text(monkeypatch, capsys) -> None:
     """Each event prints as ``[message N] +"text"``; held-back text comes at finish."""
-    code, out, err = _run(monkeypatch, capsys, "Hello **wor", "--delta-chars", "2")
+    code, out, err = _run(monkeypatch, capsys, "Hello **wor", "--delta-chars", "2",
+                          "--step-chars", "1")
     assert code == 0 and err == ""
     assert out.splitlines() == ['[message 0] +"He"', '[message 0] +"ll"', '[message 0] +"o"',
                                 '[message 0] +" **wor**"']
+
+
+def test_short_deltas_the_full_step_reads_wait_for_step_chars(monkeypatch, capsys) -> None:
+    """By default (16) a delta that needs the full step waits for the next ones once
+    something went out, as in ``MarkdownStream``: ` **there** and mor` goes out with the
+    fourth delta after ``Hi``."""
+    code, out, _ = _run(monkeypatch, capsys, "Hi **there** and more", "--delta-chars", "4",
+                        "--json")
+    assert code == 0
+    events = [json.loads(line) for line in out.splitlines()]
+    assert events[:2] == [{"delta": 0, "message": 0, "text": "Hi"},
+                          {"delta": 4, "message": 0, "text": " **there** and mor"}]
 
 
 def test_json_output_is_one_object_per_event(monkeypatch, capsys) -> None:
@@ -43,6 +56,7 @@ def test_allow_broadcasts_flag_reaches_the_stream(monkeypatch, capsys) -> None:
 
 @pytest.mark.parametrize("args", [["--delta-chars", "0"], ["--delay-ms", "-1"],
                                   ["--max-message-chars", "5"], ["--delta-chars", "x"],
+                                  ["--step-chars", "0"], ["--step-chars", "257"],
                                   ["--mode", "rich_text"], ["--block-id-prefix", "b"]])
 def test_bad_arguments_are_one_error_line(monkeypatch, capsys, args: list[str]) -> None:
     """A bad flag value gives one ``error:`` line and exit status 2."""

@@ -115,9 +115,11 @@ def stream_all(deltas: Iterable[str], options: Options | None = None,
     return messages
 
 
-def committed_after_each(deltas: Sequence[str], options: Options | None = None) -> list[str]:
-    """The whole committed text (one message assumed) after each delta, then after finish."""
-    stream = MarkdownStream(options)
+def committed_after_each(deltas: Sequence[str], options: Options | None = None, *,
+                         step_chars: int = 1) -> list[str]:
+    """The whole committed text (one message assumed) after each delta, then after finish
+    (by default every delta runs the full step: what each hold-back rule commits)."""
+    stream = MarkdownStream(options, step_chars=step_chars)
     messages: list[str] = []
     seen = []
     for delta in deltas:

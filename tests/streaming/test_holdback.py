@@ -113,7 +113,7 @@ def test_long_paragraph_breaks_between_words() -> None:
 
 def test_held_back_counts_what_is_not_committed() -> None:
     """``held_back`` is the number of received characters not yet committed."""
-    stream = MarkdownStream()
+    stream = MarkdownStream(step_chars=1)
     stream.push("Say **bo")
     assert stream.held_back == len(" **bo")
     stream.finish()

@@ -18,8 +18,10 @@ The input is cut into deltas of --delta-chars characters and fed to MarkdownStre
 each committed event is printed as it happens: `[message N] +"text"` (the text to
 append to Slack message N, 0 being the first), or with --json one object per line,
 {"delta": i, "message": N, "text": "..."} (delta is the index of the delta that
-released it; the events of finish() carry "delta": null). The repair and mention flags
-work as in convert. Guarantees: docs/streaming.md.
+released it; the events of finish() carry "delta": null). A delta the stream must read
+in full waits until --step-chars characters are pending (16, as MarkdownStream does;
+1 shows what each delta alone releases). The repair and mention flags work as in
+convert. Guarantees: docs/streaming.md.
 """
 
 
@@ -33,6 +35,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="pause N milliseconds after each delta (default 0)")
     parser.add_argument("--max-message-chars", type=int, default=12_000, metavar="N",
                         help="cap on one message's text (default 12000)")
+    parser.add_argument("--step-chars", type=int, default=16, metavar="N",
+                        help="a delta that needs the stream's full step waits until N "
+                             "characters are pending (default 16; 1: read each delta at "
+                             "once)")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object per event")
     add_converter_flags(parser, blocks=False)
@@ -51,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
     text = read_text(args.file)
     options = options_from_args(args)
     try:
-        stream = MarkdownStream(options, max_message_chars=args.max_message_chars)
+        stream = MarkdownStream(options, max_message_chars=args.max_message_chars,
+                                step_chars=args.step_chars)
     except InvalidOptionsError as exc:
         raise CliError(str(exc)) from None
     step = args.delta_chars

@@ -37,7 +37,7 @@ from .lines import (
     may_close,
 )
 from .messages import Boundary, Writer
-from .quick import Q_BATCH, Q_CODE, Q_NONE, Q_PROSE, StreamEvent
+from .quick import LONG_LINE, Q_BATCH, Q_CODE, Q_NONE, Q_PENDING, Q_PROSE, StreamEvent
 from .window import FENCE_REPAIRS, LAZY_LOOKBACK, LineWindow
 
 __all__ = [
@@ -51,6 +51,11 @@ DEFAULT_MAX_MESSAGE_CHARS = MAX_MARKDOWN_TEXT_CHARS
 """Slack's cap on the text of one streamed message (chat.appendStream)."""
 MIN_MESSAGE_CHARS = 256
 """The smallest ``max_message_chars``: room for a reopened fence and some text."""
+DEFAULT_STEP_CHARS = 16
+"""A delta that needs the full step waits until this many characters are pending (see
+``MarkdownStream``'s ``step_chars``)."""
+MAX_STEP_CHARS = 256
+"""The largest ``step_chars``: more would hold back too much."""
 BATCH = 16
 """While the commit waits inside a line (``Q_BATCH``), the full step runs again once this
 many plain characters arrived."""
@@ -67,21 +72,30 @@ class MarkdownStream(LineWindow):
     ``repair_mismatched_emphasis``) and the mention policy (``allow_broadcasts``,
     ``preserve_mention_tokens``, ``mention_map``) exactly as for ``convert``; the mode
     and the block options play no part. No message ever holds more than
-    ``max_message_chars`` characters. Raises ``InvalidOptionsError`` for a bad
-    argument.
+    ``max_message_chars`` characters. Once something was committed, a delta that the
+    short paths cannot take waits, unread, until ``step_chars`` characters are pending (1:
+    every delta is read at once); what is committed is then what the same reply cut into
+    longer deltas commits. Raises
+    ``InvalidOptionsError`` for a bad argument.
     """
 
     __slots__ = (
         "_fence_since",
         "_has_content",
         "_last_line",
+        "_line_head",
+        "_line_kept",
         "_lines_done",
+        "_pending",
         "_quick",
+        "_step_chars",
         "_unread",
     )
 
     def __init__(
-        self, options: Options | None = None, *, max_message_chars: int = DEFAULT_MAX_MESSAGE_CHARS
+        self, options: Options | None = None, *,
+        max_message_chars: int = DEFAULT_MAX_MESSAGE_CHARS,
+        step_chars: int = DEFAULT_STEP_CHARS,
     ) -> None:
         if options is None:
             options = Options()
@@ -94,6 +108,12 @@ class MarkdownStream(LineWindow):
             raise InvalidOptionsError(
                 f"stream: max_message_chars={max_message_chars} is below the minimum "
                 f"{MIN_MESSAGE_CHARS}")
+        if not isinstance(step_chars, int) or isinstance(step_chars, bool) or not (
+                1 <= step_chars <= MAX_STEP_CHARS):
+            raise InvalidOptionsError(
+                f"stream: step_chars must be an integer from 1 to {MAX_STEP_CHARS}")
+        self._step_chars = step_chars
+        self._pending = ""  # deltas received but not read yet (see push)
         self._flags = {
             "decode_html_entities": options.decode_html_entities,
             "repair_mismatched_emphasis": options.repair_mismatched_emphasis,
@@ -141,7 +161,13 @@ class MarkdownStream(LineWindow):
     @property
     def held_back(self) -> int:
         """How many received characters are not committed yet (line endings as one)."""
-        return len(self._seg) - self._c + (1 if self._cr else 0)
+        held = len(self._seg) - self._c + (1 if self._cr else 0)
+        pending = self._pending
+        if pending:
+            held += len(pending) - pending.count("\r\n")
+            if self._cr and pending[0] == "\n":
+                held -= 1
+        return held
 
     @property
     def finished(self) -> bool:
@@ -162,6 +188,16 @@ class MarkdownStream(LineWindow):
             if quick == Q_PROSE:
                 if _plain(delta) is None:
                     return self._push_plain(delta)
+            elif quick == Q_PENDING:
+                # Deltas wait, unread, until step_chars characters are pending: the
+                # full step then reads them as one delta (see below).
+                pending = self._pending + delta
+                if len(pending) < self._step_chars:
+                    self._pending = pending
+                    return []
+                self._pending = ""
+                self._step(pending)
+                return self._events()
             elif quick >= Q_CODE:
                 if quick == Q_BATCH:
                     if self._unread + len(delta) < BATCH and _plain(delta) is None:
@@ -186,6 +222,19 @@ class MarkdownStream(LineWindow):
             raise StreamClosedError("push after finish: the stream is closed")
         if not delta:
             return []
+        if len(delta) < self._step_chars and (self._writer.size or self._writer.message):
+            # A short delta that needs the full step waits for the next ones: reading
+            # them together is reading the reply cut into longer deltas, which commits
+            # what the full step would have, a few characters later (see docs/streaming.md).
+            # (Not before the first commit: the reply's start goes out as soon as it can.)
+            self._pending = delta
+            self._quick = Q_PENDING
+            return []
+        self._step(delta)
+        return self._events()
+
+    def _step(self, delta: str) -> None:
+        """The full step: take ``delta`` in and commit what can no longer change."""
         self._unread = 0
         if self._cr:
             delta = "\r" + delta
@@ -209,13 +258,16 @@ class MarkdownStream(LineWindow):
         if not self._hold_all:
             self._advance()
         self._quick = self._quick_state()
-        return self._events()
 
     def finish(self) -> list[StreamEvent]:
         """Flush what is held back, repaired as at the end of the reply (an unclosed
         fence or emphasis is closed). A second call returns ``[]``."""
         if self._finished:
             return []
+        if self._pending:
+            pending = self._pending
+            self._pending = ""
+            self._step(pending)
         self._finished = True
         if self._cr:
             self._cr = False
@@ -348,6 +400,10 @@ class MarkdownStream(LineWindow):
     def _open_segment(self, *, fresh: bool, fence: bool) -> None:
         self._c = 0  # raw characters of the segment already committed
         self._ls = 0  # start of the line holding _c
+        # Raw text of that line before the segment's start (see _rebase_line), and
+        # whether the line must keep all of its text in the segment.
+        self._line_head: list[str] = []
+        self._line_kept = False
         # Normalized text committed of _seg[_ls:_c], and the same escaped (what was
         # written; in a code block, the whole block so far), as parts joined when read.
         self._line_norm: list[str] = []
@@ -370,18 +426,19 @@ class MarkdownStream(LineWindow):
     def _finalize(self, end: int) -> None:
         """Commit the rest of the segment ``_seg[:end]``, repaired as a finished text."""
         seg = self._seg[:end]
-        if self._c >= end and not seg[self._ls:].strip(WS):
+        line = "".join(self._line_head) + seg[self._ls:]
+        if self._c >= end and not line.strip(WS):
             return
         c = self._c
         if (c and not self._is_fence and not seg[c:].strip("\n")
-                and NOT_PLAIN.search(seg, self._ls, c) is None):
+                and NOT_PLAIN.search(line, 0, len(line) - (end - c)) is None):
             # Only line endings are left, after a line with nothing a repair at the end
             # of a block looks for: they go out as they are.
             self._write([Piece("\n", None)] * (end - c), Boundary.LINE)
             self._c = end
             return
-        found = self._window(seg[self._ls:])
-        norm = found[0] if found is not None else seg[self._ls:]
+        found = self._window(line)
+        norm = found[0] if found is not None else line
         pieces = self._escaper.block(norm)
         done = "".join(self._line_esc)
         if done:
@@ -541,10 +598,26 @@ class MarkdownStream(LineWindow):
             self._line_norm.append(piece)
             self._line_esc.append(esc)
             self._c = k
+            if k - ls > LONG_LINE:
+                self._rebase_line()
+            return
+        if ("\n" not in piece and piece[0].isascii() and piece[0].isalpha()
+                and not self._table and self._table_head is None and not self._context
+                and not self._carry and self._writer.table is None
+                and self._risky(piece) < 0):
+            # The start of a line that begins with a letter: no marker, heading, fence or
+            # row (head_verdict), and no repair can touch the piece (_risky): what the
+            # window would give is the piece itself, escaped as a line's start.
+            esc = self._escaper.inline(piece, "\n")
+            self._emit(esc, None, Boundary.LINE if c else Boundary.BLOCK)
+            self._line_norm = [piece]
+            self._line_esc = [esc]
+            self._c = k
             return
         last = piece.rfind("\n")
         # A line start or across a line ending: normalize from the current line's start.
-        raw = seg[ls:k]
+        head = "".join(self._line_head) if self._line_head else ""
+        raw = head + seg[ls:k]
         found = self._window(raw)
         if found is None:
             return
@@ -581,14 +654,44 @@ class MarkdownStream(LineWindow):
         self._ls = c + last + 1 if last >= 0 else ls
         self._c = k
         if not self._table and self._ls > ls:
-            self._carry_lines(ls, k)
+            self._carry_lines(ls, k, head)
+        if last >= 0:
+            self._line_head = []
+            self._line_kept = False
         if self._ls > 4096:
             self._rebase(self._ls)
+        elif k - ls > LONG_LINE:
+            self._rebase_line()
+
+    def _rebase_line(self) -> None:
+        """Inside a long line whose start went out, move the committed text before the
+        last LAZY_LOOKBACK committed characters out of the segment, into ``_line_head``
+        (read again only when the line ends), so a push no longer copies or reads all of
+        the line (keeps a long line linear). The characters kept before the commit answer
+        every question the next lines ask (how far back a paragraph starts, the character
+        before a piece, a run of backslashes: the cut follows a space)."""
+        ls = self._ls
+        if (self._line_kept or self._table or self._table_head is not None or self._is_fence
+                or self._hold_all or self._c - ls <= LONG_LINE):
+            return
+        if ls and self._lazy_top(ls) >= 0:
+            # The one-line fence rule reads the list item's paragraph before the line.
+            self._line_kept = True
+            return
+        seg = self._seg
+        at = seg.rfind(" ", ls, self._c - LAZY_LOOKBACK - 1) + 1
+        if at <= ls or "|" in seg[ls:at]:
+            # No space to cut after, or a pipe the table rules look for at the line's end.
+            self._line_kept = True
+            return
+        self._line_head.append(seg[ls:at])
+        self._rebase(at)
+        self._ls = 0
 
     def _rebase(self, by: int) -> None:
         """Drop committed lines from the front of the segment (keeps pushes linear)."""
         self._seg = self._seg[by:]
-        self._lines_done -= by
+        self._lines_done = max(self._lines_done - by, 0)
         self._c -= by
         self._ls -= by
         self._scan.shift(by)

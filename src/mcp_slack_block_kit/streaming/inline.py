@@ -329,7 +329,8 @@ class InlineScanner:
 
     def _mark(self, pos: int, text: str) -> None:
         """Everything before ``pos`` is scanned; move ``safe`` when nothing is open."""
-        if self.neutral:
+        if (not self.stack and self.code is None and not self.brackets  # (neutral, inline)
+                and self.after_bracket < 0 and self.dest < 0 and self.angle < 0):
             self.safe = pos
             if self._since < 0:
                 self._since = pos

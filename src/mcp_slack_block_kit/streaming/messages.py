@@ -16,10 +16,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from enum import IntEnum
+from functools import lru_cache
 
 from ..normalizer.mask import pair_backticks
 from ..normalizer.syntax import cell_count, delimiter_row
 from .escape import Fence
+from .inline import _is_punct
 
 __all__ = ["Boundary", "Writer"]
 
@@ -35,9 +37,12 @@ class Boundary(IntEnum):
 # Break early at a clean boundary once the message is this full (of the cap).
 _SOFT_BLOCK = 0.85
 _SOFT_LINE = 0.95
+_WORD_ROOM = 64
 _SENTENCE_END = re.compile(r"[.!?:;][)\]\"'*_~]*[ \t]+")
 _SPACE = re.compile(r"[ \t]+")
 _BRACKET = re.compile(r"[\[\]]")
+_DELIMS = re.compile(r"\*+|_+|~+")
+_EMPHASIS_LOOKAHEAD = 1024
 _BLOCK_START = re.compile(
     r" {0,3}(?:#{1,6}(?:[ \t]|\Z)|>|[-*+](?:[ \t]|\Z)|[0-9]{1,9}[.)](?:[ \t]|\Z))")
 _LINK_START = re.compile(r"\[[^\]\n]*\]\(")
@@ -61,12 +66,18 @@ class Writer:
         "soft_line",
         "table",
         "used",
+        "word_open",
+        "word_room",
     )
 
     def __init__(self, cap: int) -> None:
         self.cap = cap
         self.soft_block = int(cap * _SOFT_BLOCK)
         self.soft_line = int(cap * _SOFT_LINE)
+        # A piece ending inside a word with less room than this left after it moves the
+        # word to the next message (see write).
+        self.word_room = min(_WORD_ROOM, cap // 16)
+        self.word_open = False  # the current message ends inside a word
         self.message = 0
         self.size = 0  # characters in the current message
         self.used = False  # anything written at all (message 0 starts empty)
@@ -94,6 +105,7 @@ class Writer:
     def _append(self, text: str) -> None:
         if not text:
             return
+        self.word_open = not text[-1].isspace()
         if self.events and self.events[-1][0] == self.message:
             self.events[-1][1].append(text)
         else:
@@ -129,6 +141,7 @@ class Writer:
         self.message += 1
         self.size = 0
         self.at_line_start = True
+        self.word_open = False
         if fence is not None:
             self._append(self._reopen(fence) + "\n")
         elif self.table is not None:
@@ -147,10 +160,11 @@ class Writer:
         fits and no event is pending: return the message index that gets ``text`` (the
         caller makes the event), or -1 when ``write`` must do the work."""
         size = self.size + len(text)
-        if self.events or size + self._reserve(fence_after) > self.cap:
-            return -1
+        if self.events or size + self._reserve(fence_after) + self.word_room > self.cap:
+            return -1  # (near the cap, write() looks where the piece ends)
         self.size = size
         self.at_line_start = text[-1] == "\n"
+        self.word_open = not text[-1].isspace()
         self.fence = fence_after
         return self.message
 
@@ -291,6 +305,21 @@ class Writer:
                         return
                     need -= 1
         mid = boundary is Boundary.INSIDE  # text goes on a line of the reply
+        if (mid and need <= room < need + self.word_room and self.size > self._base()
+                and self.fence is None and fence_after is None
+                and not text[-1].isspace()):
+            # The piece fits, but it ends inside a word (or a link, a code span) with
+            # hardly any room left: the rest of the word would open the next message and
+            # read as another word. Break before the word instead.
+            cut = split_point(text, len(text) - 1, code=False)
+            if cut > 0:
+                self._append(text[:cut])
+                text = text[cut:]
+            if cut > 0 or not self.word_open:
+                self._next_message()
+                text = guard_line_start(text)
+                room = self.cap - self.size
+                need = len(text)
         while need > room:
             # The piece does not fit even at the start of a message: cut it.
             keep = room - self._reserve(self.fence)
@@ -424,7 +453,7 @@ def split_point(text: str, limit: int, *, code: bool) -> int:
     for m in _SENTENCE_END.finditer(window):
         if m.end() <= limit and not blocked[m.end()]:
             best = m.end()
-    if best >= limit // 2:
+    if best and best >= limit // 2:
         return _row_start(text, best)
     for m in _SPACE.finditer(window):
         if m.end() <= limit and not blocked[m.end()]:
@@ -448,9 +477,9 @@ def _unsafe_ranges(text: str, limit: int) -> list[tuple[int, int]]:
     bracketed links. A link that opens after ``limit`` cannot hold such a cut, so the bracket
     scan stops there (the text can be far longer than one message: reading all of it for
     every message made a long reply quadratic)."""
-    ranges: list[tuple[int, int]] = []
-    if "`" in text:
-        ranges += [(a - 1, b + 1) for a, b in pair_backticks(text).spans]
+    ranges = _code_ranges(text, limit)
+    if "*" in text or "_" in text or "~" in text:
+        ranges += _emphasis_ranges(text, limit, ranges)
     depth = 0
     start = 0
     for m in _BRACKET.finditer(text):
@@ -470,6 +499,85 @@ def _unsafe_ranges(text: str, limit: int) -> list[tuple[int, int]]:
     if depth:
         ranges.append((start, len(text) + 1))
     return ranges
+
+
+def _code_ranges(text: str, limit: int) -> list[tuple[int, int]]:
+    """The code spans (with their backticks) a cut at or before ``limit`` must avoid.
+
+    Backtick runs pair from left to right, so the runs up to ``limit`` pair among
+    themselves as they do in the whole text, except that the first of them left open
+    there may close after it: everything from it up to ``limit`` is then code. Only that
+    closer is looked for past ``limit``, so a long piece is not paired whole for every
+    message cut from it."""
+    end = limit + 1
+    if text[limit : limit + 1] == "`":
+        while end < len(text) and text[end] == "`":
+            end += 1  # the run at the limit, whole
+    head = text[:end]
+    if "`" not in head:
+        return []
+    found = pair_backticks(head)
+    ranges = [(a - 1, b + 1) for a, b in found.spans]
+    for start, stop in found.unmatched:
+        closer = _run_of(stop - start).search(text, end)
+        if closer is not None:
+            ranges.append((stop - 1, closer.start() + 1))
+            break
+    return ranges
+
+
+def _emphasis_ranges(text: str, limit: int,
+                     code: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Emphasis and strikethrough (``**…**``, ``_…_``, ``~~…~~``) that a cut at or before
+    ``limit`` would leave open in one message and unopened in the next (both would show
+    the raw markers). Delimiter runs pair as CommonMark's flanking rules allow, innermost
+    first; runs inside ``code`` ranges or escaped ones are text. Only so far past ``limit``
+    is read that a longer span is cut anyway (it could not move to a message whole)."""
+    end = min(len(text), 2 * limit + _EMPHASIS_LOOKAHEAD)
+    in_code = _blocked(code, end) if code else b""
+    spans: list[tuple[int, int]] = []
+    stack: list[tuple[str, int]] = []
+    for m in _DELIMS.finditer(text, 0, end):
+        start, stop = m.span()
+        if start > limit and not stack:
+            break
+        if in_code and in_code[start]:
+            continue
+        if start and text[start - 1] == "\\":
+            j = start - 1
+            while j and text[j - 1] == "\\":
+                j -= 1
+            if (start - j) % 2:
+                start += 1  # the first marker is escaped
+                if start == stop:
+                    continue
+        char = text[start]
+        before = text[start - 1] if start else " "
+        after = text[stop] if stop < len(text) else " "
+        left = not after.isspace() and (
+            not _is_punct(after) or before.isspace() or _is_punct(before))
+        right = not before.isspace() and (
+            not _is_punct(before) or after.isspace() or _is_punct(after))
+        if char == "_":
+            left, right = (left and (not right or _is_punct(before)),
+                           right and (not left or _is_punct(after)))
+        if right:
+            k = len(stack) - 1
+            while k >= 0 and stack[k][0] != char:
+                k -= 1
+            if k >= 0:
+                spans.append((stack[k][1], stop))
+                del stack[k:]
+                continue
+        if left:
+            stack.append((char, start))
+    return spans
+
+
+@lru_cache(maxsize=16)
+def _run_of(length: int) -> re.Pattern[str]:
+    """A backtick run of exactly ``length`` (a closer of an opener that long)."""
+    return re.compile(rf"(?<!`)`{{{length}}}(?!`)")
 
 
 def _blocked(ranges: list[tuple[int, int]], limit: int) -> bytearray:

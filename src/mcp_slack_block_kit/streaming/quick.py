@@ -18,7 +18,8 @@ from .lines import NOT_PLAIN, ROW, OpenFence
 from .messages import Boundary, Writer
 
 __all__ = [
-    "Q_BATCH", "Q_CODE", "Q_NONE", "Q_PROSE", "Q_WAIT_LINE", "Q_WAIT_PLAIN", "ShortPaths",
+    "Q_BATCH", "Q_CODE", "Q_NONE", "Q_PENDING", "Q_PROSE", "Q_WAIT_LINE", "Q_WAIT_PLAIN",
+    "ShortPaths",
     "StreamEvent",
 ]
 
@@ -45,8 +46,11 @@ def _event(message: int, text: str) -> StreamEvent:
     return event
 
 
+LONG_LINE = 8192
+"""Inside a line whose committed part is longer than this, the text before the last few
+thousand committed characters leaves the segment (see ``MarkdownStream._rebase_line``)."""
 # The short paths (see MarkdownStream._quick_state).
-Q_NONE, Q_PROSE, Q_WAIT_PLAIN, Q_CODE, Q_WAIT_LINE, Q_BATCH = range(6)
+Q_NONE, Q_PROSE, Q_WAIT_PLAIN, Q_CODE, Q_WAIT_LINE, Q_BATCH, Q_PENDING = range(7)
 # A table row's start that no further character turns into a list item, heading or quote.
 
 
@@ -108,6 +112,7 @@ class ShortPaths:
         out, the commit stopped short of what the scanner has read (a character a repair
         may touch, a line ending it waits on) and no entity or handle is open at the end:
         plain deltas are stored until ``BATCH`` characters came, then the full step runs.
+        (``Q_PENDING`` is set by ``push`` itself: deltas wait unread for ``step_chars``.)
         """
         if self._cr or self._finished or self._blank_tail:
             return Q_NONE
@@ -161,10 +166,26 @@ class ShortPaths:
         piece = seg[c:].rstrip(" \t")
         if not piece:
             return []
-        self._c = c + len(piece)
+        self._c = c = c + len(piece)
         self._line_norm.append(piece)
         self._line_esc.append(piece)
-        return self._out(piece, None)
+        if c - self._ls > LONG_LINE:
+            self._rebase_line()
+        writer = self._writer
+        size = writer.size + len(piece)
+        if not writer.events and size + writer.word_room <= writer.cap:
+            # Writer.append_inside, inline (no fence, no line ending in a plain piece,
+            # which ends inside a word: rstrip above).
+            writer.size = size
+            writer.at_line_start = False
+            writer.word_open = True
+            writer.fence = None
+            return [_event(writer.message, piece)]
+        self._emit(piece, None, Boundary.INSIDE)
+        return self._events()
+
+    def _rebase_line(self) -> None:  # pragma: no cover - MarkdownStream's
+        raise NotImplementedError
 
     def _out(self, text: str, fence: Fence | None) -> list[StreamEvent]:
         """The events of writing ``text``, the rest of a line, as the whole push."""

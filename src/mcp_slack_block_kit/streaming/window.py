@@ -78,18 +78,19 @@ class LineWindow(ShortPaths):
     _table_head: tuple[str, str, int] | None
     _lines_done: int  # (MarkdownStream's) where the complete lines of the segment end
 
-    def _carry_lines(self, ls: int, k: int) -> None:
+    def _carry_lines(self, ls: int, k: int, head: str = "") -> None:
         """The commit moved the line start from ``ls`` to ``_ls`` (text up to ``k`` is
-        read): keep the lines the repairs must still see in front of the next window."""
+        read; ``head`` is the line's text before the segment's start): keep the lines the
+        repairs must still see in front of the next window."""
         seg = self._seg
-        stretch = seg[ls : self._ls]
+        stretch = head + seg[ls : self._ls]
         if self._carry or "`" in stretch:
             # A code span running from those lines into the next one pairs its backticks
             # across them; read from the next line alone, its closer would look like an
             # unclosed opener that the normalizer closes. And a backtick run left unpaired
             # in them is the one that repair looks at (it closes only the first, and only
             # when no later line holds a backtick). Carry the lines while either holds.
-            text = self._carry + seg[ls:k]
+            text = self._carry + head + seg[ls:k]
             at = len(self._carry) + len(stretch)
             pairing = pair_backticks(text)
             if (any(a < at <= b for a, b in pairing.spans)
@@ -150,7 +151,9 @@ class LineWindow(ShortPaths):
                 # them any repair looks for: the table repairs have nothing to add. (A
                 # row that went out already was looked at when it was new.)
                 new = raw[raw.find("\n") + 1 :] if self._c > self._ls else raw
-                if not any(f(new) for f in self._may_fire):
+                checks = (self._may_fire if ("```" in new or "~~~" in new)
+                          else self._may_fire_prose)
+                if not any(f(new) for f in checks):
                     return raw, frozenset()
             # Table rows are rows only under their header (and delimiter row).
             ctx += head[0] + "\n" + (head[1] + "\n" if self._ls > head[2] else "")
