@@ -636,7 +636,10 @@ class MarkdownStream(LineWindow):
         if not esc_all.startswith(line_esc):
             return
         esc = esc_all[len(line_esc):]
-        boundary = Boundary.LINE if c != 0 else Boundary.BLOCK
+        # The piece starts a line, or goes on with the current one (a break before it
+        # would then cut the line: the writer treats the rest as a line's rest).
+        boundary = (Boundary.BLOCK if c == 0 else Boundary.LINE
+                    if c == ls or esc.startswith("\n") else Boundary.INSIDE)
         writer = self._writer
         if writer.table is not None or "|" in esc or "|" in line_esc:
             # Line by line, so the writer follows a table (and breaks between its rows).
