@@ -10,6 +10,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from mcp_slack_block_kit import MarkdownStream
+from mcp_slack_block_kit.normalizer.lines import FENCE_CONTENT, FENCE_OPEN, classify
 from mcp_slack_block_kit.normalizer.mask import pair_backticks
 from mcp_slack_block_kit.streaming import messages
 from streaming.helpers import cut, stream_all, visible, visible_messages
@@ -85,3 +86,17 @@ def test_a_word_is_not_cut_at_the_end_of_a_message(size: int) -> None:
     for before, after in itertools.pairwise(messages):
         assert not (before[-1:].isalnum() and after[:1].isalnum()), (before[-20:], after[:20])
     assert visible_messages(messages) == visible(reply)
+
+
+@pytest.mark.parametrize("tail", [" ```go\nx = 1\n", " # not a heading\nmore", " - no item\nmore"])
+@pytest.mark.parametrize("size", [1, 4, 16])
+def test_a_piece_that_goes_on_with_a_line_is_its_rest(tail: str, size: int) -> None:
+    """A committed piece that starts inside a line and runs across its end: a message
+    break before it is a break inside the line (the rest reads as text, no word is cut),
+    not a break between lines, at every fill of the message."""
+    for n in range(200, 256):
+        reply = "w " * (n // 2) + "end" + tail
+        messages = stream_all(cut(reply, [size]), max_message_chars=256)
+        assert visible_messages(messages) == visible(reply), n
+        for text in messages:
+            assert classify(text)[-1].kind not in (FENCE_OPEN, FENCE_CONTENT), n
