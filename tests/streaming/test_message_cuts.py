@@ -100,3 +100,21 @@ def test_a_piece_that_goes_on_with_a_line_is_its_rest(tail: str, size: int) -> N
         assert visible_messages(messages) == visible(reply), n
         for text in messages:
             assert classify(text)[-1].kind not in (FENCE_OPEN, FENCE_CONTENT), n
+
+
+@pytest.mark.parametrize(("text", "inside", "outside"), [
+    ("a **b c** d", [5], [2, 10]),  # cuts strictly inside the span are blocked
+    ("a _b c_ d", [4], [2, 8]),
+    ("a ~~b c~~ d", [5], [2, 10]),
+    ("snake_case and more_words", [], [11, 15]),  # intraword `_` opens nothing
+    ("2 * 3 and 4 * 5", [], [2, 6, 10]),  # a `*` between spaces neither opens nor closes
+    ("`a *b` c* d", [], [7]),  # a run inside a code span is text
+    ("\\*a b* c", [], [4]),  # an escaped opener is text
+    ("_a " * 50 + "b* " * 50, [], [150]),  # openers of another character never pair
+])
+def test_emphasis_blocks_the_cuts_inside_it(text: str, inside: list[int],
+                                            outside: list[int]) -> None:
+    limit = len(text)
+    blocked = messages._blocked(messages._unsafe_ranges(text, limit), limit)
+    assert [blocked[i] for i in inside] == [1] * len(inside)
+    assert [blocked[i] for i in outside] == [0] * len(outside)

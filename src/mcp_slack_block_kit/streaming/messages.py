@@ -518,9 +518,14 @@ def _code_ranges(text: str, limit: int) -> list[tuple[int, int]]:
         return []
     found = pair_backticks(head)
     ranges = [(a - 1, b + 1) for a, b in found.spans]
+    missing = set()  # lengths with no run past the limit
     for start, stop in found.unmatched:
+        if stop - start in missing:
+            continue
         closer = _run_of(stop - start).search(text, end)
-        if closer is not None:
+        if closer is None:
+            missing.add(stop - start)
+        else:
             ranges.append((stop - 1, closer.start() + 1))
             break
     return ranges
@@ -530,16 +535,19 @@ def _emphasis_ranges(text: str, limit: int,
                      code: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Emphasis and strikethrough (``**…**``, ``_…_``, ``~~…~~``) that a cut at or before
     ``limit`` would leave open in one message and unopened in the next (both would show
-    the raw markers). Delimiter runs pair as CommonMark's flanking rules allow, innermost
-    first; runs inside ``code`` ranges or escaped ones are text. Only so far past ``limit``
-    is read that a longer span is cut anyway (it could not move to a message whole)."""
+    the raw markers). Delimiter runs pair as CommonMark's flanking rules allow, a closer
+    with the nearest opener of its character; runs inside ``code`` ranges or escaped ones
+    are text. Only so far past ``limit`` is read that a longer span is cut anyway (it
+    could not move to a message whole)."""
     end = min(len(text), 2 * limit + _EMPHASIS_LOOKAHEAD)
     in_code = _blocked(code, end) if code else b""
     spans: list[tuple[int, int]] = []
-    stack: list[tuple[str, int]] = []
+    # The open runs of each character (a closer takes the nearest of its own; an opener of
+    # another character left inside the span may pair later, which only blocks more).
+    stacks: dict[str, list[int]] = {"*": [], "_": [], "~": []}
     for m in _DELIMS.finditer(text, 0, end):
         start, stop = m.span()
-        if start > limit and not stack:
+        if start > limit and not (stacks["*"] or stacks["_"] or stacks["~"]):
             break
         if in_code and in_code[start]:
             continue
@@ -561,16 +569,12 @@ def _emphasis_ranges(text: str, limit: int,
         if char == "_":
             left, right = (left and (not right or _is_punct(before)),
                            right and (not left or _is_punct(after)))
-        if right:
-            k = len(stack) - 1
-            while k >= 0 and stack[k][0] != char:
-                k -= 1
-            if k >= 0:
-                spans.append((stack[k][1], stop))
-                del stack[k:]
-                continue
+        stack = stacks[char]
+        if right and stack:
+            spans.append((stack.pop(), stop))
+            continue
         if left:
-            stack.append((char, start))
+            stack.append(start)
     return spans
 
 
