@@ -62,6 +62,9 @@ _plain = NOT_PLAIN.search
 TOP_FENCE = re.compile(r"(`{3,}|~{3,})")
 _LINE_END = re.compile(r"[ \t]*(?:\n|\Z)").match
 TOP_CLOSER = re.compile(r" {0,3}(`{3,}|~{3,})[ \t]*\n?\Z")
+CODE_REBASE = 4096
+"""In a code block, once more than this many characters of the segment went out, its
+committed lines leave the segment (see ``MarkdownStream._rebase_code``)."""
 
 
 class MarkdownStream(LineWindow):
@@ -337,6 +340,7 @@ class MarkdownStream(LineWindow):
     def _cut(self, at: int, *, fence_next: bool) -> None:
         """End the open segment at ``_seg[at]`` (when the classifier agrees) and open the
         next one with the rest."""
+        at += self._unrebase_code()
         head = self._seg[:at]
         if ("```" in head or "~~~" in head) and self._still_in_fence(head):
             self._hold_all = True  # the classifier still sees a fence: the segment goes on
@@ -415,6 +419,7 @@ class MarkdownStream(LineWindow):
 
     def _finalize(self, end: int) -> None:
         """Commit the rest of the segment ``_seg[:end]``, repaired as a finished text."""
+        end += self._unrebase_code()
         seg = self._seg[:end]
         line = "".join(self._line_head) + seg[self._ls:]
         if self._c >= end and not line.strip(WS):
@@ -459,6 +464,8 @@ class MarkdownStream(LineWindow):
             return
         if self._is_fence:
             self._advance_fence()
+            if self._c > CODE_REBASE:
+                self._rebase_code()
         else:
             self._advance_prose()
 
@@ -672,6 +679,40 @@ class MarkdownStream(LineWindow):
         self._line_head.append(seg[ls:at])
         self._rebase(at)
         self._ls = 0
+
+    def _rebase_code(self) -> None:
+        """In a code block, move the committed lines before the current one out of the
+        segment, into ``_line_head`` (read again only when the block ends), so a push no
+        longer copies all of the block (keeps a long code block linear). What the next
+        lines are asked needs none of them: the closer test reads one line, the writer
+        keeps its own count, and the classifier and the repairs of the finished block
+        read them again from ``_line_head`` (see ``_unrebase_code``). The line ending
+        before the current line stays (``_c`` stays above 0: the opener went out)."""
+        seg = self._seg
+        at = seg.rfind("\n", 0, self._c)
+        if at <= 0:
+            return
+        self._line_head.append(seg[:at])
+        self._seg = seg[at:]
+        self._c -= at
+        self._lines_done = max(self._lines_done - at, 0)
+        if self._fence_since >= 0:
+            self._fence_since = max(self._fence_since - at, 0)
+
+    def _unrebase_code(self) -> int:
+        """Put the lines ``_rebase_code`` moved out back in front of the segment (once,
+        when the block ends or a cut is asked for); return how many characters came back."""
+        if not self._line_head or not self._is_fence:
+            return 0
+        head = "".join(self._line_head)
+        self._line_head = []
+        self._seg = head + self._seg
+        by = len(head)
+        self._c += by
+        self._lines_done += by
+        if self._fence_since >= 0:
+            self._fence_since += by
+        return by
 
     def _rebase(self, by: int) -> None:
         """Drop committed lines from the front of the segment (keeps pushes linear)."""
