@@ -6,13 +6,16 @@ from __future__ import annotations
 import pytest
 
 from mcp_slack_block_kit import MarkdownStream, normalize
-from mcp_slack_block_kit.streaming.core import CODE_REBASE
+from mcp_slack_block_kit.streaming.quick import CODE_REBASE
 from streaming.helpers import apply, cut, visible_messages
 
 BLOCKS = {
     # about 1 MB of code lines, closed, then prose
     "closed": "Intro.\n\n```python\n" + "x = [i for i in range(10)]  # c\n" * 32_000
     + "```\n\nAfter the code.\n",
+    # one long line (minified data), then a line that could be read as a closer if the
+    # stream forgot where the long line started
+    "one long line": "```json\n" + '{"k": "v"}, ' * 90_000 + "```\n```\nafter\n",
     # unclosed: finish() closes it
     "unclosed": "```\n" + "line of code\n" * 80_000,
     # a nested fence the normalizer repairs by lengthening the opener that went out: the
@@ -64,3 +67,17 @@ def test_a_long_code_block_across_messages() -> None:
     assert all(m.count("```") % 2 == 0 for m in messages)
     assert visible_messages(messages).replace(" ", "") == visible_messages(
         [normalize(reply).text]).replace(" ", "")
+
+
+def test_the_rest_of_a_long_code_line_is_no_closer() -> None:
+    """Once the segment keeps only the end of a long code line, that end (a space, then a
+    fence run) must not be read as the closing fence: the line is code."""
+    deltas = ["```\n", "a" * (CODE_REBASE + 100) + " ", "```", "\n", "b\n", "```\n", "after\n"]
+    reply = "".join(deltas)
+    stream = MarkdownStream()
+    messages: list[str] = []
+    for delta in deltas:
+        apply(messages, stream.push(delta))
+    apply(messages, stream.finish())
+    assert len(stream._seg) < len(reply)
+    assert "".join(messages) == normalize(reply).text

@@ -36,7 +36,7 @@ from .lines import (
     may_close,
 )
 from .messages import Boundary, Writer
-from .quick import LONG_LINE, Q_BATCH, Q_CODE, Q_NONE, Q_PENDING, Q_PROSE, StreamEvent
+from .quick import CODE_REBASE, LONG_LINE, Q_BATCH, Q_CODE, Q_NONE, Q_PENDING, Q_PROSE, StreamEvent
 from .window import FENCE_REPAIRS, LAZY_LOOKBACK, LineWindow
 
 __all__ = [
@@ -62,9 +62,6 @@ _plain = NOT_PLAIN.search
 TOP_FENCE = re.compile(r"(`{3,}|~{3,})")
 _LINE_END = re.compile(r"[ \t]*(?:\n|\Z)").match
 TOP_CLOSER = re.compile(r" {0,3}(`{3,}|~{3,})[ \t]*\n?\Z")
-CODE_REBASE = 4096
-"""In a code block, once more than this many characters of the segment went out, its
-committed lines leave the segment (see ``MarkdownStream._rebase_code``)."""
 
 
 class MarkdownStream(LineWindow):
@@ -295,7 +292,9 @@ class MarkdownStream(LineWindow):
         line = self._seg[start:end]
         fence = self._fence
         if fence is not None:
-            if closes(line, fence):
+            if closes(line, fence) and not (start == 0 and self._line_head and self._is_fence):
+                # (A code line that starts the segment after _rebase_code cut inside it is
+                # the rest of a line whose start went out: no closer.)
                 self._fence = None
                 self._cut(end, fence_next=False)
                 return
@@ -687,11 +686,17 @@ class MarkdownStream(LineWindow):
         lines are asked needs none of them: the closer test reads one line, the writer
         keeps its own count, and the classifier and the repairs of the finished block
         read them again from ``_line_head`` (see ``_unrebase_code``). The line ending
-        before the current line stays (``_c`` stays above 0: the opener went out)."""
+        before the current line stays (``_c`` stays above 0: the opener went out); in a
+        line longer than ``CODE_REBASE`` whose start went out, its last committed
+        character does (``_line`` knows a line at the segment's start is no closer)."""
         seg = self._seg
-        at = seg.rfind("\n", 0, self._c)
-        if at <= 0:
-            return
+        c = self._c
+        at = seg.rfind("\n", 0, c)
+        if at <= 0 or c - at > CODE_REBASE:
+            # A long line whose start went out: only its last committed character stays.
+            at = c - 1
+            if at <= 0:
+                return
         self._line_head.append(seg[:at])
         self._seg = seg[at:]
         self._c -= at
