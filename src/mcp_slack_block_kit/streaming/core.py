@@ -37,7 +37,7 @@ from .lines import (
     may_close,
 )
 from .messages import Boundary, Writer
-from .quick import LONG_LINE, Q_BATCH, Q_CODE, Q_NONE, Q_PENDING, Q_PROSE, StreamEvent
+from .quick import CODE_REBASE, LONG_LINE, Q_BATCH, Q_CODE, Q_NONE, Q_PENDING, Q_PROSE, StreamEvent
 from .window import FENCE_REPAIRS, LAZY_LOOKBACK, LineWindow
 
 __all__ = [
@@ -294,7 +294,9 @@ class MarkdownStream(LineWindow):
         line = self._seg[start:end]
         fence = self._fence
         if fence is not None:
-            if closes(line, fence):
+            if closes(line, fence) and not (start == 0 and self._line_head and self._is_fence):
+                # (A code line that starts the segment after _rebase_code cut inside it is
+                # the rest of a line whose start went out: no closer.)
                 self._fence = None
                 self._cut(end, fence_next=False)
                 return
@@ -347,6 +349,7 @@ class MarkdownStream(LineWindow):
     def _cut(self, at: int, *, fence_next: bool) -> None:
         """End the open segment at ``_seg[at]`` (when the classifier agrees) and open the
         next one with the rest."""
+        at += self._unrebase_code()
         head = self._seg[:at]
         if ("```" in head or "~~~" in head) and self._still_in_fence(head):
             self._hold_all = True  # the classifier still sees a fence: the segment goes on
@@ -425,6 +428,7 @@ class MarkdownStream(LineWindow):
 
     def _finalize(self, end: int) -> None:
         """Commit the rest of the segment ``_seg[:end]``, repaired as a finished text."""
+        end += self._unrebase_code()
         seg = self._seg[:end]
         line = "".join(self._line_head) + seg[self._ls:]
         if self._c >= end and not line.strip(WS):
@@ -469,6 +473,8 @@ class MarkdownStream(LineWindow):
             return
         if self._is_fence:
             self._advance_fence()
+            if self._c > CODE_REBASE:
+                self._rebase_code()
         else:
             self._advance_prose()
 
@@ -690,6 +696,46 @@ class MarkdownStream(LineWindow):
         self._line_head.append(seg[ls:at])
         self._rebase(at)
         self._ls = 0
+
+    def _rebase_code(self) -> None:
+        """In a code block, move the committed lines before the current one out of the
+        segment, into ``_line_head`` (read again only when the block ends), so a push no
+        longer copies all of the block (keeps a long code block linear). What the next
+        lines are asked needs none of them: the closer test reads one line, the writer
+        keeps its own count, and the classifier and the repairs of the finished block
+        read them again from ``_line_head`` (see ``_unrebase_code``). The line ending
+        before the current line stays (``_c`` stays above 0: the opener went out); in a
+        line longer than ``CODE_REBASE`` whose start went out, its last committed
+        character does (``_line`` knows a line at the segment's start is no closer)."""
+        seg = self._seg
+        c = self._c
+        at = seg.rfind("\n", 0, c)
+        if at <= 0 or c - at > CODE_REBASE:
+            # A long line whose start went out: only its last committed character stays.
+            at = c - 1
+            if at <= 0:
+                return
+        self._line_head.append(seg[:at])
+        self._seg = seg[at:]
+        self._c -= at
+        self._lines_done = max(self._lines_done - at, 0)
+        if self._fence_since >= 0:
+            self._fence_since = max(self._fence_since - at, 0)
+
+    def _unrebase_code(self) -> int:
+        """Put the lines ``_rebase_code`` moved out back in front of the segment (once,
+        when the block ends or a cut is asked for); return how many characters came back."""
+        if not self._line_head or not self._is_fence:
+            return 0
+        head = "".join(self._line_head)
+        self._line_head = []
+        self._seg = head + self._seg
+        by = len(head)
+        self._c += by
+        self._lines_done += by
+        if self._fence_since >= 0:
+            self._fence_since += by
+        return by
 
     def _rebase(self, by: int) -> None:
         """Drop committed lines from the front of the segment (keeps pushes linear)."""

@@ -46,6 +46,9 @@ def _event(message: int, text: str) -> StreamEvent:
     return event
 
 
+CODE_REBASE = 4096
+"""In a code block, once more than this many characters of the segment went out, its
+committed lines leave the segment (see ``MarkdownStream._rebase_code``)."""
 LONG_LINE = 8192
 """Inside a line whose committed part is longer than this, the text before the last few
 thousand committed characters leaves the segment (see ``MarkdownStream._rebase_line``)."""
@@ -152,8 +155,10 @@ class ShortPaths:
     def _push_code(self, delta: str) -> list[StreamEvent]:
         """``push`` of more of a code line that is already going out (quick state)."""
         self._seg += delta
-        self._c = len(self._seg)
+        self._c = c = len(self._seg)
         self._line_esc.append(delta)
+        if c > CODE_REBASE:
+            self._rebase_code()
         return self._out(delta, self._fence_piece)
 
     def _push_plain(self, delta: str) -> list[StreamEvent]:
@@ -185,6 +190,9 @@ class ShortPaths:
         return self._events()
 
     def _rebase_line(self) -> None:  # pragma: no cover - MarkdownStream's
+        raise NotImplementedError
+
+    def _rebase_code(self) -> None:  # pragma: no cover - MarkdownStream's
         raise NotImplementedError
 
     def _out(self, text: str, fence: Fence | None) -> list[StreamEvent]:
