@@ -255,6 +255,10 @@ def test_cuts_do_not_change_the_result(reply: str, a: list[int], b: list[int]) -
 # A table that a continuation splits (the rows of the next message lost their head).
 @example(reply="| a | b |\n|---|---|\n" + "| some cell | another cell |\n" * 30, sizes=[4],
          cap=256)
+# Rows under a header of another cell count are text in every stream; doubled, the reply
+# is longer than the default cap, so the unsplit stream has them in two messages too.
+@example(reply="| a | b | c |\n|---|---|\n" + "| some cell | another cell |\n" * 250 + "\n",
+         sizes=[4], cap=600)
 def test_every_message_renders_its_table_rows_as_a_table(reply: str, sizes: list[int],
                                                         cap: int) -> None:
     """A continuation inside a table repeats the table's head, so no message shows rows
