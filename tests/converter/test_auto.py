@@ -196,3 +196,13 @@ def test_auto_fallback_text_from_markdown_block() -> None:
     assert result.blocks[0]["type"] == "markdown"
     assert "Release notes" in result.text_fallback
     assert "#" not in result.text_fallback
+
+
+def test_a_table_under_a_list_items_paragraph_stays_the_items_text_as_written() -> None:
+    """The item's lazy lines are its text (as a renderer reads them): no table repair adds
+    outer pipes to them, so they show as written, and no repair is reported."""
+    result = convert("- item\na | b\n---|---\n1 | 2\n\nafter")
+    assert not result.repairs
+    texts = [b.get("text") for b in result.blocks if b["type"] == "markdown"]
+    assert texts and "a | b" in texts[0] and "| a | b |" not in texts[0]
+    assert "---|---" in texts[0] and "| ---|--- |" not in texts[0]

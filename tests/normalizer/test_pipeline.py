@@ -169,3 +169,18 @@ def test_import_compiles_no_regex() -> None:
     """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split("\n")[:3] == ["False", "[]", "True"]
+
+
+@pytest.mark.parametrize("para", ["- item one\n- item two\n  continued", "> quote", "1. step"])
+@pytest.mark.parametrize("below", ["", "\n\n```\ncode\n```", "\n\nsee <b>this</b>",
+                                   "\n\n    indented"])
+def test_a_table_under_an_items_paragraph_reads_the_same_whatever_comes_below(
+        para: str, below: str) -> None:
+    """Pipe lines right below a list item's or quote's paragraph are that paragraph's lazy
+    lines (a renderer shows them as the item's text) whether or not a fence run, a `<` or
+    an indented line comes later: the header repair adds no outer pipes to them (a stream
+    decides before it sees what comes later)."""
+    table = "a | b\n---|---\n1 | 2"
+    result = normalize(f"{para}\n{table}{below}")
+    assert result.text.startswith(f"{para}\n{table}")
+    assert "C6" not in result.fired

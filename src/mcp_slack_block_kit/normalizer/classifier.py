@@ -133,12 +133,15 @@ def classify(text: str) -> list[Line]:
     # entry -k, a list item is its width W > 0 (so 10k nested quotes cost one entry).
     # Containers only matter where code can be: fences, and indented code in or after
     # a container (``>     code``; ``> <pre>`` over an indented line), and HTML blocks, which
-    # start differently in an item (``* <br>``), so a text without fence runs, or without
-    # indentation, ``<`` or container markers, skips them.
+    # start differently in an item (``* <br>``), and tables: pipe lines right below an
+    # item's or quote's paragraph are its lazy lines, not a table, whatever else the text
+    # holds (a stream reads them before it sees the rest). So a text without fence runs,
+    # or without indentation, ``<``, ``|`` or container markers, skips them.
     track = (
         "```" in text
         or "~~~" in text
-        or (("    " in text or "\t" in text or "<" in text) and _container_line(text))
+        or (("    " in text or "\t" in text or "<" in text or "|" in text)
+            and _container_line(text))
     )
     stack: list[int] = []
     before: list[int] = []  # containers outside each entry

@@ -158,10 +158,12 @@ class LineWindow(ShortPaths):
             # Table rows are rows only under their header (and delimiter row).
             ctx += head[0] + "\n" + (head[1] + "\n" if self._ls > head[2] else "")
         elif head is not None and "\n" in head[0]:
-            # A header row that is a lazy line: it too is read after the paragraph above.
-            lazy = head[0][: head[0].rfind("\n") + 1]
-            if self._ls == head[2] - (len(head[0]) - len(lazy)) - 1:
-                ctx += lazy
+            # A header row that is a lazy line: it too is read after the paragraph above
+            # (the part of it above the line the window starts at, which may be a line of
+            # that paragraph still open when the header came).
+            before = self._ls - (head[2] - 1 - len(head[0]))
+            if 0 < before <= head[0].rfind("\n") + 1:
+                ctx += head[0][:before]
         # Slack link forms become links, except in fenced code (as convert does: code lines
         # went out as written before a form in them could be known).
         source = rewrite_slack_url_forms(ctx + raw)
