@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["InlineScanner"]
+__all__ = ["InlineScanner", "run_sides"]
 
 _SPECIAL = re.compile(r"[*_~`\[\]!<\\\n]")
 # Container and list markers at a line start (a bullet `*` is no emphasis run).
@@ -47,6 +47,21 @@ def _is_punct(ch: str) -> bool:
 
 def _is_space(ch: str) -> bool:
     return ch == "" or ch in _WS or ch.isspace()
+
+
+def run_sides(text: str, start: int, end: int) -> tuple[bool, bool]:
+    """Can the delimiter run ``text[start:end]`` (``*``, ``_`` or ``~``) open, and can it
+    close, emphasis? CommonMark's flanking rules (an intraword ``_`` does neither)."""
+    before = text[start - 1] if start else ""
+    after = text[end] if end < len(text) else ""
+    ws_before, ws_after = _is_space(before), _is_space(after)
+    p_before = not ws_before and _is_punct(before)
+    p_after = not ws_after and _is_punct(after)
+    left = not ws_after and (not p_after or ws_before or p_before)
+    right = not ws_before and (not p_before or ws_after or p_after)
+    if text[start] == "_":
+        return left and (not right or p_before), right and (not left or p_after)
+    return left, right
 
 
 class InlineScanner:
@@ -304,18 +319,7 @@ class InlineScanner:
         length = end - start
         if ch == "~" and length > 2:
             return  # not strikethrough
-        before = text[start - 1] if start else ""
-        after = text[end]
-        ws_before, ws_after = _is_space(before), _is_space(after)
-        p_before = not ws_before and _is_punct(before)
-        p_after = not ws_after and _is_punct(after)
-        left = not ws_after and (not p_after or ws_before or p_before)
-        right = not ws_before and (not p_before or ws_after or p_after)
-        if ch == "_":
-            can_open = left and (not right or p_before)
-            can_close = right and (not left or p_after)
-        else:
-            can_open, can_close = left, right
+        can_open, can_close = run_sides(text, start, end)
         if can_close:
             for k in range(len(self.stack) - 1, -1, -1):
                 c, n, _ = self.stack[k]

@@ -21,7 +21,7 @@ from functools import lru_cache
 from ..normalizer.mask import pair_backticks
 from ..normalizer.syntax import cell_count, delimiter_row
 from .escape import Fence
-from .inline import _is_punct
+from .inline import run_sides
 
 __all__ = ["Boundary", "Writer"]
 
@@ -559,17 +559,8 @@ def _emphasis_ranges(text: str, limit: int,
                 start += 1  # the first marker is escaped
                 if start == stop:
                     continue
-        char = text[start]
-        before = text[start - 1] if start else " "
-        after = text[stop] if stop < len(text) else " "
-        left = not after.isspace() and (
-            not _is_punct(after) or before.isspace() or _is_punct(before))
-        right = not before.isspace() and (
-            not _is_punct(before) or after.isspace() or _is_punct(after))
-        if char == "_":
-            left, right = (left and (not right or _is_punct(before)),
-                           right and (not left or _is_punct(after)))
-        stack = stacks[char]
+        left, right = run_sides(text, start, stop)
+        stack = stacks[text[start]]
         if right and stack:
             spans.append((stack.pop(), stop))
             continue
