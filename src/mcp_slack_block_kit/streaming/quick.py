@@ -176,18 +176,7 @@ class ShortPaths:
         self._line_esc.append(piece)
         if c - self._ls > LONG_LINE:
             self._rebase_line()
-        writer = self._writer
-        size = writer.size + len(piece)
-        if not writer.events and size + writer.word_room <= writer.cap:
-            # Writer.append_inside, inline (no fence, no line ending in a plain piece,
-            # which ends inside a word: rstrip above).
-            writer.size = size
-            writer.at_line_start = False
-            writer.word_open = True
-            writer.fence = None
-            return [_event(writer.message, piece)]
-        self._emit(piece, None, Boundary.INSIDE)
-        return self._events()
+        return self._out(piece, None)
 
     def _rebase_line(self) -> None:  # pragma: no cover - MarkdownStream's
         raise NotImplementedError
