@@ -22,7 +22,6 @@ from .escape import Escaper, Piece
 from .inline import MARKERS, InlineScanner
 from .lines import (
     FENCE_LINE,
-    ITEM_LINE,
     NOT_PLAIN,
     PIECE_UNSAFE,
     TABLE_UNSAFE,
@@ -343,8 +342,7 @@ class MarkdownStream(LineWindow):
         """Is ``line`` (at ``start``, after a blank line) indented as code below a list
         item of the open segment? It is then the item's paragraph (or code), not a block
         of its own: the segment goes on."""
-        return line.startswith(("    ", "\t")) and ITEM_LINE.search(
-            self._seg, max(start - LAZY_LOOKBACK, 0), start) is not None
+        return line.startswith(("    ", "\t")) and self._item_above(start) >= 0
 
     def _cut(self, at: int, *, fence_next: bool) -> None:
         """End the open segment at ``_seg[at]`` (when the classifier agrees) and open the

@@ -327,10 +327,9 @@ class Writer:
             if cut <= 0:
                 if self.size > self._base():
                     self._next_message()  # a fresh message has more room
-                    if mid and self.fence is None:
-                        text = guard_line_start(text)
-                    elif mid:
-                        text = _guard_code_rest(text, self.fence)
+                    if mid:
+                        text = (guard_line_start(text) if self.fence is None
+                                else _guard_code_rest(text, self.fence))
                     room = self.cap - self.size
                     need = len(text) + self._reserve(fence_after)
                     continue
@@ -351,10 +350,9 @@ class Writer:
             mid = text[cut - 1] != "\n"
             text = text[cut:]
             self._next_message()
-            if mid and self.fence is None:
-                text = guard_line_start(text)
-            elif mid and self.fence is not None:
-                text = _guard_code_rest(text, self.fence)
+            if mid:
+                text = (guard_line_start(text) if self.fence is None
+                        else _guard_code_rest(text, self.fence))
             elif self.table is None and self.fence is None:
                 text = self._under_empty_header(text)
             room = self.cap - self.size
@@ -385,12 +383,10 @@ def guard_line_start(text: str) -> str:
     return text[:at] + "\\" + text[at:]
 
 
-def _guard_code_rest(text: str, fence: Fence | None) -> str:
+def _guard_code_rest(text: str, fence: Fence) -> str:
     """``text`` (the rest of a code line, under the fence reopened at the top of a
     message) indented four columns when it could read as the fence's closer there (it
     holds only the fence's character so far: more of the line may follow)."""
-    if fence is None:
-        return text
     line = text.split("\n", 1)[0]
     run = fence.closer.strip(" \t>")
     if run and not line.strip(" \t" + run[0]) and len(line) - len(line.lstrip(" ")) <= 3:

@@ -78,6 +78,12 @@ class LineWindow(ShortPaths):
     _table_head: tuple[str, str, int] | None
     _lines_done: int  # (MarkdownStream's) where the complete lines of the segment end
 
+    def _item_above(self, at: int) -> int:
+        """Where a list item's first line starts in the ``LAZY_LOOKBACK`` characters of
+        the segment before ``at`` (-1: none)."""
+        m = ITEM_LINE.search(self._seg, max(at - LAZY_LOOKBACK, 0), at)
+        return -1 if m is None else m.start()
+
     def _carry_lines(self, ls: int, k: int, head: str = "") -> None:
         """The commit moved the line start from ``ls`` to ``_ls`` (text up to ``k`` is
         read; ``head`` is the line's text before the segment's start): keep the lines the
@@ -126,10 +132,10 @@ class LineWindow(ShortPaths):
         ls = self._ls
         if (not ctx and raw.startswith(("    ", "\t")) and ls >= 2
                 and self._seg.startswith("\n", ls - 2)
-                and (m := ITEM_LINE.search(self._seg, max(ls - LAZY_LOOKBACK, 0), ls))):
+                and (item := self._item_above(ls)) >= 0):
             # A line indented as code after a blank one below a list item is the item's
             # paragraph (or code): read after the item, as in the whole reply.
-            ctx = self._seg[m.start() : ls]
+            ctx = self._seg[item:ls]
         found = self._window_after(ctx, raw)
         if (found is not None and "V4" in found[1] and not ctx and self._ls
                 and (top := self._lazy_top(self._ls)) >= 0):
