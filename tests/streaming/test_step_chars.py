@@ -1,4 +1,4 @@
-"""``step_chars``: a short delta that needs the full step waits for the next ones."""
+"""``step_chars``: once something went out, deltas wait until that many characters came."""
 
 from __future__ import annotations
 
@@ -14,13 +14,14 @@ REPLY = (
 )
 
 
-def test_a_short_delta_that_needs_the_full_step_waits() -> None:
+def test_a_short_delta_waits_for_step_chars() -> None:
     """Once something went out, below ``step_chars`` pending characters nothing is read; at
     it, they are read as one delta (the commit is the one of that longer delta)."""
-    deltas = ["Hello there. ", "Say **bo", "ld", "** now", " and more"]
+    deltas = ["Hello there. ", "Say **bo", "ld", "** now", " and more", " right?"]
     assert committed_after_each(deltas, step_chars=16) == [
         "Hello there.", "Hello there.", "Hello there.", "Hello there. Say **bold** now",
-        "Hello there. Say **bold** now and more", "Hello there. Say **bold** now and more"]
+        "Hello there. Say **bold** now", "Hello there. Say **bold** now and more right?",
+        "Hello there. Say **bold** now and more right?"]
     assert committed_after_each(deltas, step_chars=1)[1] == "Hello there. Say"
 
 
@@ -30,13 +31,14 @@ def test_the_reply_start_does_not_wait() -> None:
     assert committed_after_each(["Say **bo", "ld** now"], step_chars=16)[0] == "Say"
 
 
-def test_plain_deltas_still_go_out_at_once() -> None:
-    """Inside a line whose start went out, a plain delta takes the short path: it is not
-    made to wait."""
-    deltas = ["Hello there, my friend. ", "How", " are", " you"]
+def test_plain_deltas_wait_too() -> None:
+    """Plain text inside a line waits like any other delta, and goes out with the delta
+    that brings the pending characters to ``step_chars``."""
+    deltas = ["Hello there, my friend. ", "How", " are", " you", " today, dear?"]
     seen = committed_after_each(deltas, step_chars=DEFAULT_STEP_CHARS)
-    assert seen == committed_after_each(deltas)
-    assert seen[2] == "Hello there, my friend. How are"
+    assert seen[1:4] == ["Hello there, my friend."] * 3
+    assert seen[4] == "Hello there, my friend. How are you today, dear?"
+    assert committed_after_each(deltas)[2] == "Hello there, my friend. How are"
 
 
 def test_held_back_counts_pending_characters() -> None:

@@ -36,7 +36,7 @@ from .lines import (
     may_close,
 )
 from .messages import Boundary, Writer
-from .quick import CODE_REBASE, LONG_LINE, Q_BATCH, Q_CODE, Q_NONE, Q_PENDING, Q_PROSE, StreamEvent
+from .quick import CODE_REBASE, LONG_LINE, Q_CODE, Q_NONE, Q_PROSE, StreamEvent
 from .window import FENCE_REPAIRS, LAZY_LOOKBACK, LineWindow
 
 __all__ = [
@@ -51,13 +51,10 @@ DEFAULT_MAX_MESSAGE_CHARS = MAX_MARKDOWN_TEXT_CHARS
 MIN_MESSAGE_CHARS = 256
 """The smallest ``max_message_chars``: room for a reopened fence and some text."""
 DEFAULT_STEP_CHARS = 16
-"""A delta that needs the full step waits until this many characters are pending (see
+"""Once something was committed, deltas wait until this many characters are pending (see
 ``MarkdownStream``'s ``step_chars``)."""
 MAX_STEP_CHARS = 256
 """The largest ``step_chars``: more would hold back too much."""
-BATCH = 16
-"""While the commit waits inside a line (``Q_BATCH``), the full step runs again once this
-many plain characters arrived."""
 _plain = NOT_PLAIN.search
 TOP_FENCE = re.compile(r"(`{3,}|~{3,})")
 _LINE_END = re.compile(r"[ \t]*(?:\n|\Z)").match
@@ -71,24 +68,24 @@ class MarkdownStream(LineWindow):
     ``repair_mismatched_emphasis``) and the mention policy (``allow_broadcasts``,
     ``preserve_mention_tokens``, ``mention_map``) exactly as for ``convert``; the mode
     and the block options play no part. No message ever holds more than
-    ``max_message_chars`` characters. Once something was committed, a delta that the
-    short paths cannot take waits, unread, until ``step_chars`` characters are pending (1:
-    every delta is read at once); what is committed is then what the same reply cut into
-    longer deltas commits. Raises
+    ``max_message_chars`` characters. Once something was committed, deltas wait, unread,
+    until ``step_chars`` characters are pending (1: every delta is read at once); what is
+    committed is then what the same reply cut into longer deltas commits. Raises
     ``InvalidOptionsError`` for a bad argument.
     """
 
     __slots__ = (
+        "_batching",
         "_fence_since",
         "_has_content",
         "_last_line",
         "_line_head",
         "_line_kept",
         "_lines_done",
+        "_open_tail",
         "_pending",
         "_quick",
         "_step_chars",
-        "_unread",
     )
 
     def __init__(
@@ -113,6 +110,7 @@ class MarkdownStream(LineWindow):
                 f"stream: step_chars must be an integer from 1 to {MAX_STEP_CHARS}")
         self._step_chars = step_chars
         self._pending = ""  # deltas received but not read yet (see push)
+        self._batching = False  # deltas wait in _pending (see push)
         self._flags = {
             "decode_html_entities": options.decode_html_entities,
             "repair_mismatched_emphasis": options.repair_mismatched_emphasis,
@@ -148,7 +146,6 @@ class MarkdownStream(LineWindow):
         self._is_fence = False
         self._hold_all = False
         self._quick = Q_NONE  # the short path the next delta may take (see push)
-        self._unread = 0  # characters stored since the full step last ran (see BATCH)
         self._fence_since = -1  # see _still_in_fence
         self._open_segment(fresh=True, fence=False)
 
@@ -181,33 +178,30 @@ class MarkdownStream(LineWindow):
         Raises ``TypeError`` for a non-``str`` delta and ``StreamClosedError`` after
         ``finish``.
         """
+        if self._batching:
+            # Once something went out, deltas wait, unread, until step_chars characters
+            # are pending, and are then read as one: the same as the reply cut into
+            # longer deltas, so every guarantee holds (see docs/streaming.md).
+            if type(delta) is str:
+                pending = self._pending + delta
+                if len(pending) < self._step_chars:
+                    self._pending = pending
+                    return []
+                self._pending = ""
+                delta = pending
+            elif not isinstance(delta, str):
+                raise TypeError(f"delta must be a str, not {type(delta).__name__}")
+            else:
+                delta = self._pending + str(delta)
+                self._pending = ""
         quick = self._quick
         if quick and delta and type(delta) is str:  # (a finished stream has no short path)
             # Most deltas cannot change what is held back: they take a short path.
             if quick == Q_PROSE:
                 if _plain(delta) is None:
                     return self._push_plain(delta)
-            elif quick == Q_PENDING:
-                # Deltas wait, unread, until step_chars characters are pending: the
-                # full step then reads them as one delta (see below).
-                pending = self._pending + delta
-                if len(pending) < self._step_chars:
-                    self._pending = pending
-                    return []
-                self._pending = ""
-                self._step(pending)
-                return self._events()
             elif quick >= Q_CODE:
-                if quick == Q_BATCH:
-                    if self._unread + len(delta) < BATCH and _plain(delta) is None:
-                        # The commit waits for something a plain delta cannot settle:
-                        # plain characters are stored and read with the next ones (a
-                        # line ending, or a character that opens, closes or escapes
-                        # something, runs the full step at once).
-                        self._seg += delta
-                        self._unread += len(delta)
-                        return []
-                elif "\n" not in delta and "\r" not in delta:
+                if "\n" not in delta and "\r" not in delta:
                     if quick == Q_CODE:
                         return self._push_code(delta)
                     self._seg += delta
@@ -221,20 +215,14 @@ class MarkdownStream(LineWindow):
             raise StreamClosedError("push after finish: the stream is closed")
         if not delta:
             return []
-        if len(delta) < self._step_chars and (self._writer.size or self._writer.message):
-            # A short delta that needs the full step waits for the next ones: reading
-            # them together is reading the reply cut into longer deltas, which commits
-            # what the full step would have, a few characters later (see docs/streaming.md).
-            # (Not before the first commit: the reply's start goes out as soon as it can.)
-            self._pending = delta
-            self._quick = Q_PENDING
-            return []
         self._step(delta)
+        if not self._batching and (self._writer.size or self._writer.message):
+            # (Not before the first commit: the reply's start goes out as soon as it can.)
+            self._batching = self._step_chars > 1
         return self._events()
 
     def _step(self, delta: str) -> None:
         """The full step: take ``delta`` in and commit what can no longer change."""
-        self._unread = 0
         if self._cr:
             delta = "\r" + delta
             self._cr = False
@@ -268,6 +256,7 @@ class MarkdownStream(LineWindow):
             self._pending = ""
             self._step(pending)
         self._finished = True
+        self._batching = False
         if self._cr:
             self._cr = False
             self._seg += "\n"

@@ -9,7 +9,6 @@ provably commits the same text (or nothing).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from .escape import Fence
@@ -18,7 +17,7 @@ from .lines import NOT_PLAIN, ROW, OpenFence
 from .messages import Boundary, Writer
 
 __all__ = [
-    "Q_BATCH", "Q_CODE", "Q_NONE", "Q_PENDING", "Q_PROSE", "Q_WAIT_LINE", "Q_WAIT_PLAIN",
+    "Q_CODE", "Q_NONE", "Q_PROSE", "Q_WAIT_LINE", "Q_WAIT_PLAIN",
     "ShortPaths",
     "StreamEvent",
 ]
@@ -53,7 +52,7 @@ LONG_LINE = 8192
 """Inside a line whose committed part is longer than this, the text before the last few
 thousand committed characters leaves the segment (see ``MarkdownStream._rebase_line``)."""
 # The short paths (see MarkdownStream._quick_state).
-Q_NONE, Q_PROSE, Q_WAIT_PLAIN, Q_CODE, Q_WAIT_LINE, Q_BATCH, Q_PENDING = range(7)
+Q_NONE, Q_PROSE, Q_WAIT_PLAIN, Q_CODE, Q_WAIT_LINE = range(5)
 # A table row's start that no further character turns into a list item, heading or quote.
 
 
@@ -73,7 +72,6 @@ class ShortPaths:
         "_line_esc",
         "_line_norm",
         "_ls",
-        "_open_tail",
         "_scan",
         "_seg",
         "_table",
@@ -95,7 +93,6 @@ class ShortPaths:
     _fence_piece: Fence
     _line_norm: list[str]
     _line_esc: list[str]
-    _open_tail: re.Pattern[str]
 
     # -- the quick path ----------------------------------------------------------------
 
@@ -111,11 +108,8 @@ class ShortPaths:
         repairs need all of it, or a table row), so a delta without a line ending is
         only stored. ``Q_WAIT_PLAIN``: something open in the scanner holds the commit
         back, and a plain delta cannot close it, so it is only stored (the scanner reads
-        it later: it resumes where it stopped). ``Q_BATCH``: inside a line whose start went
-        out, the commit stopped short of what the scanner has read (a character a repair
-        may touch, a line ending it waits on) and no entity or handle is open at the end:
-        plain deltas are stored until ``BATCH`` characters came, then the full step runs.
-        (``Q_PENDING`` is set by ``push`` itself: deltas wait unread for ``step_chars``.)
+        it later: it resumes where it stopped). (Each path reads what ``push`` hands on:
+        after the first commit, deltas of at least ``step_chars`` characters together.)
         """
         if self._cr or self._finished or self._blank_tail:
             return Q_NONE
@@ -136,11 +130,8 @@ class ShortPaths:
             return Q_NONE
         scan = self._scan
         if scan.neutral:
-            if c > self._ls and scan.pos == len(seg):
-                if not seg[c:].strip(" \t"):
-                    return Q_PROSE
-                if self._open_tail.search(seg, c) is None:
-                    return Q_BATCH  # held for what is before the end (see below)
+            if c > self._ls and scan.pos == len(seg) and not seg[c:].strip(" \t"):
+                return Q_PROSE
             return Q_NONE
         if (scan.dest >= 0 or scan.angle >= 0 or scan.after_bracket >= 0
                 or NOT_PLAIN.search(seg, scan.pos) is not None):
@@ -148,8 +139,6 @@ class ShortPaths:
         safe = scan.safe
         if safe <= c or (c > self._ls and not seg[c:safe].strip(" \t")):
             return Q_WAIT_PLAIN  # the commit stops at the open construct
-        if c > self._ls and self._open_tail.search(seg, c) is None:
-            return Q_BATCH
         return Q_NONE
 
     def _push_code(self, delta: str) -> list[StreamEvent]:
