@@ -16,8 +16,8 @@ import re
 from ..blocks.limits import MAX_MARKDOWN_TEXT_CHARS
 from ..converter.options import Options
 from ..exceptions import InvalidOptionsError, StreamClosedError
+from ..normalizer.gate import any_may_fire
 from ..normalizer.lines import FENCE_CONTENT, FENCE_OPEN, classify, split_one_liner
-from ..normalizer.pipeline import PIPELINE
 from .escape import Escaper, Piece
 from .inline import MARKERS, InlineScanner
 from .lines import (
@@ -37,7 +37,7 @@ from .lines import (
 )
 from .messages import Boundary, Writer
 from .quick import CODE_REBASE, LONG_LINE, Q_CODE, Q_NONE, Q_PROSE, StreamEvent
-from .window import FENCE_REPAIRS, LAZY_LOOKBACK, LineWindow
+from .window import LAZY_LOOKBACK, LineWindow
 
 __all__ = [
     "DEFAULT_MAX_MESSAGE_CHARS",
@@ -116,14 +116,10 @@ class MarkdownStream(LineWindow):
             "repair_mismatched_emphasis": options.repair_mismatched_emphasis,
         }
         self._escaper = Escaper(options)
-        # The cheap tests of the repairs these options enable: when none passes,
-        # normalize() returns its input.
-        self._may_fire = tuple(
-            r.may_fire for r in PIPELINE if r.enabled_by is None or self._flags[r.enabled_by])
-        # The same without the repairs of fenced blocks, which need a fence run to fire.
-        self._may_fire_prose = tuple(
-            r.may_fire for r in PIPELINE if (r.enabled_by is None or self._flags[r.enabled_by])
-            and r.code not in FENCE_REPAIRS)
+        # The cheap tests of the repairs these options enable, as one call: when it is
+        # False, normalize() returns its input.
+        self._gate = any_may_fire(**self._flags)
+        self._gate_rows = any_may_fire(**self._flags, tables=False)
         self._writer = Writer(max_message_chars)
         risky = [r"[A-Za-z0-9]~", r"\|", r"<[Bb][Rr]"]
         if options.decode_html_entities:
@@ -428,6 +424,8 @@ class MarkdownStream(LineWindow):
             self._write([Piece("\n", None)] * (end - c), Boundary.LINE)
             self._c = end
             return
+        if c > self._ls and self._plain_rest(seg, c):
+            return
         found = self._window(line)
         norm = found[0] if found is not None else line
         pieces = self._escaper.block(norm)
@@ -453,6 +451,33 @@ class MarkdownStream(LineWindow):
             Boundary.LINE if pieces and pieces[0].text.startswith("\n") else Boundary.INSIDE)
         self._write(pieces, first)
         self._c = end
+
+    def _plain_rest(self, seg: str, c: int) -> bool:
+        """Commit ``seg[c:]``, the rest of a line whose start went out and then the line
+        endings that end the segment, when it is plain text, as a piece inside the line
+        (see ``_advance_prose``) and the line endings as they are; return whether it was.
+
+        Plain text (see ``NOT_PLAIN``) without trailing white space opens and closes
+        nothing, and nothing is open before it (the commit stopped before anything open),
+        so no repair has anything to close at the block's end that the window of the
+        line's committed part did not see; and no repair touches plain text inside a
+        line (``_risky``)."""
+        if (self._is_fence or self._table or self._hold_all or self._line_head
+                or self._context or self._carry or self._table_head is not None):
+            return False
+        rest = seg[c:]
+        body = rest.rstrip("\n")
+        if (not body or _plain(body) is not None or body[-1] in " \t"
+                or self._risky(body) >= 0):
+            return False
+        esc = self._escaper.inline(body, seg[c - 1])
+        ends = len(rest) - len(body)
+        # One piece per line, as the escaper gives a block's lines.
+        pieces = [Piece(esc + "\n", None)] + [Piece("\n", None)] * (ends - 1) if ends else [
+            Piece(esc, None)]
+        self._write(pieces, Boundary.INSIDE)
+        self._c = c + len(rest)
+        return True
 
     def _advance(self) -> None:
         """Commit what can no longer change in the open segment."""

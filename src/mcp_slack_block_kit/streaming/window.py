@@ -33,11 +33,8 @@ from .lines import (
 )
 from .quick import ShortPaths
 
-__all__ = ["CARRY_LIMIT", "FENCE_REPAIRS", "LAZY_LOOKBACK", "UNDECIDED_LIMIT", "LineWindow"]
+__all__ = ["CARRY_LIMIT", "LAZY_LOOKBACK", "UNDECIDED_LIMIT", "LineWindow"]
 
-FENCE_REPAIRS = frozenset({"V3", "V4", "V13"})
-"""The repairs of fenced blocks (unclosed, one-line and nested fences): text without a
-run of three backticks or tildes gives them nothing to do."""
 LAZY_LOOKBACK = 2048
 """How far back a line start looks for the list item or quote its paragraph is in."""
 PIPE_ROW = re.compile(r"\|[^\n]*\|[ \t]*\Z")
@@ -59,9 +56,9 @@ class LineWindow(ShortPaths):
         "_escaper",
         "_flags",
         "_fresh",
+        "_gate",
+        "_gate_rows",
         "_lazy",
-        "_may_fire",
-        "_may_fire_prose",
         "_risky_re",
         "_table_head",
     )
@@ -71,9 +68,9 @@ class LineWindow(ShortPaths):
     _escaper: Escaper
     _flags: dict[str, bool]
     _fresh: bool
+    _gate: Callable[[str], bool]  # normalizer.gate.any_may_fire for the options
+    _gate_rows: Callable[[str], bool]  # the same without the table repairs
     _lazy: tuple[int, int]  # (line start, _lazy_top of it) of the last ask
-    _may_fire: tuple[Callable[[str], bool], ...]
-    _may_fire_prose: tuple[Callable[[str], bool], ...]
     _risky_re: re.Pattern[str]
     _table_head: tuple[str, str, int] | None
     _lines_done: int  # (MarkdownStream's) where the complete lines of the segment end
@@ -153,13 +150,12 @@ class LineWindow(ShortPaths):
         head = self._table_head
         if head is not None and self._ls >= head[2]:
             if not ctx and PIPED_ROWS.match(raw):
-                # Rows with both outer pipes under their delimiter row, and nothing in
-                # them any repair looks for: the table repairs have nothing to add. (A
-                # row that went out already was looked at when it was new.)
+                # Rows with both outer pipes under their delimiter row: the table repairs
+                # (V14, C6) have nothing to add, and when no other repair looks for
+                # anything in them, nothing changes. (A row that went out already was
+                # looked at when it was new.)
                 new = raw[raw.find("\n") + 1 :] if self._c > self._ls else raw
-                checks = (self._may_fire if ("```" in new or "~~~" in new)
-                          else self._may_fire_prose)
-                if not any(f(new) for f in checks):
+                if not self._gate_rows(new):
                     return raw, frozenset()
             # Table rows are rows only under their header (and delimiter row).
             ctx += head[0] + "\n" + (head[1] + "\n" if self._ls > head[2] else "")
@@ -173,11 +169,8 @@ class LineWindow(ShortPaths):
         # Slack link forms become links, except in fenced code (as convert does: code lines
         # went out as written before a form in them could be known).
         source = rewrite_slack_url_forms(ctx + raw)
-        checks = self._may_fire if ("```" in source or "~~~" in source) else self._may_fire_prose
-        for may_fire in checks:
-            if may_fire(source):
-                text, fired = normalize(source, **self._flags)
-                break
+        if self._gate(source):
+            text, fired = normalize(source, **self._flags)
         else:
             text, fired = source, ()  # what normalize returns, without its set-up cost
         if ctx:
