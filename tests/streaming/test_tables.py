@@ -107,9 +107,9 @@ def test_line_endings_that_end_a_table_at_a_full_message_repeat_no_head(fill: in
     writer.write_lines([("\n", None)], Boundary.LINE, "")
     writer.write_lines([("Short text.", None)], Boundary.BLOCK, "")
     messages: list[str] = []
-    for index, text in writer.take():
+    for index, parts in writer.events:
         while len(messages) <= index:
             messages.append("")
-        messages[index] += text
+        messages[index] += "".join(parts)
     assert all(len(text) <= 256 for text in messages)
     assert "| a | b |" not in "".join(messages[1:])

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
+from .lazy import lazy_regex
 from .repairs import (
     borderless_table,
     br_tag,
@@ -36,6 +37,8 @@ from .repairs import (
 )
 
 __all__ = ["any_may_fire"]
+
+_HEADS = r" {0,3}(?:#{1,6}[^ \t\n\r\f#]|[-*+][^ \t\n\r\f0-9]|[0-9]{1,9}[.)][^ \t\n\r\f0-9])"
 
 
 @cache
@@ -62,6 +65,10 @@ def any_may_fire(*, decode_html_entities: bool = False,
     c6 = borderless_table.may_fire
     c11 = unicode_bullet.may_fire
     r8 = br_tag.may_fire
+    # What V5, C3 and C4 look for at a line start (a glued heading, bullet or number),
+    # as one search: their own pre-checks run only when it finds one.
+    heads = lazy_regex(_HEADS)
+    heads_lf = lazy_regex("\n" + _HEADS)
 
     def test(text: str) -> bool:
         if ("```" in text or "~~~" in text) and (v13(text) or v4(text) or v3(text)):
@@ -76,9 +83,12 @@ def any_may_fire(*, decode_html_entities: bool = False,
             return True
         if ("<" in text and r8(text)) or ("]" in text and v8(text)):
             return True
-        if ("#" in text and v5(text)) or c3(text) or c4(text) or c5(text):
+        if (("\r" in text or heads().match(text) is not None
+                or heads_lf().search(text) is not None)
+                and (v5(text) or c3(text) or c4(text))):
             return True
-        # C3, C4 and C5 begin with tests as cheap as these.
+        if c5(text):
+            return True
         return not text.isascii() and (c11(text) or v7(text) or v12(text))
 
     return test

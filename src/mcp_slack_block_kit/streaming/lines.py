@@ -91,6 +91,8 @@ ROW = re.compile(r" {0,3}[^ \t\n#>*+\-0-9]| {4}")
 LOOKALIKE = re.compile("[\u2013\u2014\u2018\u2019\u201c\u201d\u2026]")
 DEFINITION_START = re.compile(r" {0,3}\[")
 MARKED_HEAD = re.compile(r" {0,3}[#>]")
+# An unindented list marker, its gap and a letter (``- item``, ``1. Step``): settled.
+ITEM_WORD = re.compile(r"(?:[-*+]|[0-9]{1,9}[.)])[ \t]+[A-Za-z]")
 HOLD = "hold"
 WAIT = "wait"
 OK = "ok"
@@ -125,6 +127,8 @@ def head_verdict(line: str, complete: bool) -> str:
     lead = line[:1]
     if lead.isascii() and lead.isalpha():
         return OK  # no marker, heading, fence, definition or underline starts with a letter
+    if ITEM_WORD.match(line) is not None:
+        return OK  # a list item's marker and the letter of a word: none of the rules below
     if UNICODE_BULLET.match(line) is not None:
         # C11 makes it a list item only when the item would hold no fence run and take in
         # no code: its own text and the lines below decide, so it waits like a glued one.

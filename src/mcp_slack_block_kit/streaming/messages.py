@@ -51,7 +51,7 @@ _OPENER_HEAD = re.compile(r"[^`~]{0,40}(?:`{3,}|~{3,})[^ \t`]{0,20}")
 
 
 class Writer:
-    """Accumulates the events of one stream: ``write`` pieces, ``take`` the events."""
+    """Accumulates the events of one stream: ``write`` pieces, read ``events``."""
 
     __slots__ = (
         "at_line_start",
@@ -92,15 +92,9 @@ class Writer:
         # The last two complete lines of prose written (the line before the last first),
         # as ``write_lines`` saw them: a table's head once a row starts below them.
         self.rows = ("", "")
+        # What was written since the stream last took it: (message index, parts), one
+        # entry per index in a row, no part empty (see MarkdownStream's _events).
         self.events: list[tuple[int, list[str]]] = []
-
-    def take(self) -> list[tuple[int, str]]:
-        """The events since the last call: one per message index that got text."""
-        if not self.events:
-            return []
-        events = [(m, "".join(parts)) for m, parts in self.events]
-        self.events.clear()
-        return [(m, t) for m, t in events if t]
 
     def _append(self, text: str) -> None:
         if not text:
@@ -246,6 +240,15 @@ class Writer:
         moves to the next message whole.
         """
         if not text:
+            return
+        size = self.size
+        if (size and fence_after is None and self.fence is None
+                and size + len(text) + self.word_room < self.soft_block
+                and (not whole or size + whole <= self.cap)):
+            # Far from the cap, no fence open before or after: none of the rules below
+            # has anything to do (the common case).
+            self._append(text)
+            self.reopened = False
             return
         if fence_after is not None and len(fence_after.closer) > self.cap // 8:
             # A fence run too long to close and reopen within a message (`` ` `` × 50,000):

@@ -185,5 +185,11 @@ class ShortPaths:
         self._writer.write(text, fence, boundary)
 
     def _events(self) -> list[StreamEvent]:
-        taken = self._writer.take()
-        return [_event(m, t) for m, t in taken] if taken else []
+        """The events the writer holds since the last call: one per message index that
+        got text (the writer never holds an empty part)."""
+        events = self._writer.events
+        if not events:
+            return []
+        out = [_event(m, "".join(parts)) for m, parts in events]
+        events.clear()
+        return out
