@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_slack_block_kit import normalize
+from mcp_slack_block_kit import MarkdownStream, normalize
 from mcp_slack_block_kit.streaming.messages import Boundary, Writer
-from streaming.helpers import cut, stray_rows, stream_all, visible, visible_messages
+from streaming.helpers import apply, cut, stray_rows, stream_all, visible, visible_messages
 
 ROWS = "".join(f"| row {i} cell | value {i} here |\n" for i in range(30))
 TABLE = "| Name | Value |\n|---|---|\n" + ROWS
@@ -75,6 +75,21 @@ def test_a_table_under_a_list_item_is_read_with_the_item(size: int, below: str) 
     reply = "- Maya finished.\n- Priya will pair.\n| a | b |\n|---|---|\n| 1 | 2 |\n" + below
     messages = stream_all(cut(reply, [size]))
     assert visible_messages(messages) == visible(normalize(reply).text)
+
+
+@pytest.mark.parametrize("sizes", [[12, 30], [1], [5], [45]])
+def test_pipe_lines_going_on_an_item_s_paragraph_make_no_table(sizes: list[int]) -> None:
+    """Pipe lines that go on a list item's paragraph (lazy lines) stay the item's text,
+    as in the whole reply, whichever line of the paragraph the repairs' window starts at:
+    cut after `  continued`, the window once read the rest without the item above and
+    gave the lines a table's pipes."""
+    reply = "- item one\n- item two\n  continued\na | b\n---|---\n1 | 2"
+    stream = MarkdownStream(step_chars=1)
+    messages: list[str] = []
+    for delta in cut(reply, sizes):
+        apply(messages, stream.push(delta))
+    apply(messages, stream.finish())
+    assert messages == [normalize(reply).text]
 
 
 @pytest.mark.parametrize("words", [117, 118])

@@ -133,6 +133,12 @@ class LineWindow(ShortPaths):
             # A line indented as code after a blank one below a list item is the item's
             # paragraph (or code): read after the item, as in the whole reply.
             ctx = self._seg[item:ls]
+        elif (not ctx and ls and "|" in raw and self._table_head is None
+                and 0 <= (top := self._lazy_top(ls)) < ls):
+            # A line that goes on a list item's or quote's paragraph, with a pipe below:
+            # read alone, its lines could make a table the item keeps as text (the
+            # classifier follows the container then). Read after the paragraph's start.
+            ctx = self._seg[top:ls]
         found = self._window_after(ctx, raw)
         if (found is not None and "V4" in found[1] and not ctx and self._ls
                 and (top := self._lazy_top(self._ls)) >= 0):
