@@ -8,6 +8,7 @@ import json
 import pytest
 
 from mcp_slack_block_kit.cli import main
+from mcp_slack_block_kit.streaming.core import DEFAULT_STEP_CHARS
 
 
 def _run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], stdin: str,
@@ -27,16 +28,19 @@ def test_human_output_shows_message_and_appended_text(monkeypatch, capsys) -> No
                                 '[message 0] +" **wor**"']
 
 
-def test_short_deltas_the_full_step_reads_wait_for_step_chars(monkeypatch, capsys) -> None:
-    """By default (16) a delta that needs the full step waits for the next ones once
-    something went out, as in ``MarkdownStream``: ` **there** and mor` goes out with the
-    fourth delta after ``Hi``."""
-    code, out, _ = _run(monkeypatch, capsys, "Hi **there** and more", "--delta-chars", "4",
-                        "--json")
+def test_deltas_wait_for_step_chars(monkeypatch, capsys) -> None:
+    """By default (as in ``MarkdownStream``) deltas wait once something went out, until
+    ``DEFAULT_STEP_CHARS`` characters are pending: the next event comes with the delta that
+    brings them there, and holds what those deltas settle."""
+    text = "Hi **there** and more words to come, then more"
+    code, out, _ = _run(monkeypatch, capsys, text, "--delta-chars", "4", "--json")
     assert code == 0
     events = [json.loads(line) for line in out.splitlines()]
-    assert events[:2] == [{"delta": 0, "message": 0, "text": "Hi"},
-                          {"delta": 4, "message": 0, "text": " **there** and mor"}]
+    at = -(-DEFAULT_STEP_CHARS // 4)  # deltas 1..at hold the first step_chars characters
+    assert events[0] == {"delta": 0, "message": 0, "text": "Hi"}
+    assert events[1]["delta"] == at
+    assert text.startswith("Hi" + events[1]["text"])
+    assert len("Hi" + events[1]["text"]) > 4 * at - 4
 
 
 def test_json_output_is_one_object_per_event(monkeypatch, capsys) -> None:

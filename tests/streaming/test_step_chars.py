@@ -35,7 +35,7 @@ def test_plain_deltas_wait_too() -> None:
     """Plain text inside a line waits like any other delta, and goes out with the delta
     that brings the pending characters to ``step_chars``."""
     deltas = ["Hello there, my friend. ", "How", " are", " you", " today, dear?"]
-    seen = committed_after_each(deltas, step_chars=DEFAULT_STEP_CHARS)
+    seen = committed_after_each(deltas, step_chars=16)
     assert seen[1:4] == ["Hello there, my friend."] * 3
     assert seen[4] == "Hello there, my friend. How are you today, dear?"
     assert committed_after_each(deltas)[2] == "Hello there, my friend. How are"

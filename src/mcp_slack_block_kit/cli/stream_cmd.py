@@ -19,7 +19,7 @@ each committed event is printed as it happens: `[message N] +"text"` (the text t
 append to Slack message N, 0 being the first), or with --json one object per line,
 {"delta": i, "message": N, "text": "..."} (delta is the index of the delta that
 released it; the events of finish() carry "delta": null). Once something went out, the
-stream reads deltas together, when --step-chars characters are pending (16, as
+stream reads deltas together, when --step-chars characters are pending (32, as
 MarkdownStream does; 1 shows what each delta alone releases). The repair and mention
 flags work as in convert. Guarantees: docs/streaming.md.
 """
@@ -35,9 +35,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="pause N milliseconds after each delta (default 0)")
     parser.add_argument("--max-message-chars", type=int, default=12_000, metavar="N",
                         help="cap on one message's text (default 12000)")
-    parser.add_argument("--step-chars", type=int, default=16, metavar="N",
+    parser.add_argument("--step-chars", type=int, default=32, metavar="N",
                         help="once something went out, deltas wait until N characters "
-                             "are pending, then are read as one (default 16; 1: read each "
+                             "are pending, then are read as one (default 32; 1: read each "
                              "delta at once)")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object per event")

@@ -87,8 +87,9 @@ def any_may_fire(*, decode_html_entities: bool = False,
                 or heads_lf().search(text) is not None)
                 and (v5(text) or c3(text) or c4(text))):
             return True
-        if c5(text):
-            return True
+        if (" \n" in text or "\t\n" in text or "\r" in text or text[-1:] in (" ", "\t")) and c5(
+                text):
+            return True  # C5 looks for white space before a line ending or the end
         return not text.isascii() and (c11(text) or v7(text) or v12(text))
 
     return test

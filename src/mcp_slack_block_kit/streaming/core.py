@@ -50,7 +50,7 @@ DEFAULT_MAX_MESSAGE_CHARS = MAX_MARKDOWN_TEXT_CHARS
 """Slack's cap on the text of one streamed message (chat.appendStream)."""
 MIN_MESSAGE_CHARS = 256
 """The smallest ``max_message_chars``: room for a reopened fence and some text."""
-DEFAULT_STEP_CHARS = 16
+DEFAULT_STEP_CHARS = 32
 """Once something was committed, deltas wait until this many characters are pending (see
 ``MarkdownStream``'s ``step_chars``)."""
 MAX_STEP_CHARS = 256
@@ -426,6 +426,8 @@ class MarkdownStream(LineWindow):
             return
         if c > self._ls and self._plain_rest(seg, c):
             return
+        if self._is_fence and self._plain_closer(seg, c):
+            return
         found = self._window(line)
         norm = found[0] if found is not None else line
         pieces = self._escaper.block(norm)
@@ -477,6 +479,26 @@ class MarkdownStream(LineWindow):
             Piece(esc, None)]
         self._write(pieces, Boundary.INSIDE)
         self._c = c + len(rest)
+        return True
+
+    def _plain_closer(self, seg: str, c: int) -> bool:
+        """Commit ``seg[c:]``, the rest of a code block opened and closed at top level, as
+        it is, when the block holds no other fence run; return whether it did. No repair
+        changes such a block (the nested-fence repair needs four fence runs, the
+        unclosed-fence and one-line-fence repairs an open or one-line fence, and no other
+        repair reads code), and its lines are the opener's, the code's and the closer's
+        (what the escaper gives, without asking the classifier)."""
+        if not c or seg.count("```") + seg.count("~~~") != 2 or not self._closed_at_top(seg):
+            return False
+        fence = self._fence_piece
+        texts = seg.split("\n")
+        last = texts.pop()
+        closer = len(texts) - 1 if not last else len(texts)  # the closing line's index
+        pieces = [Piece(t + "\n", fence if k < closer else None) for k, t in enumerate(texts)]
+        pieces = drop_prefix([*pieces, Piece(last, None)], c)
+        self._write(pieces, Boundary.LINE if pieces[0].text.startswith("\n")
+                    else Boundary.INSIDE)
+        self._c = len(seg)
         return True
 
     def _advance(self) -> None:

@@ -50,6 +50,8 @@ _BLOCK_START = re.compile(r"[ \t]*(?:#{1,6}(?:[ \t]|$)|>|(?:[-*+]|[0-9]{1,9}[.)]
 _OPENER = re.compile(r"( {0,3})(`{3,}|~{3,})")
 _SPECIAL = frozenset("&<>@")
 _SPECIAL_CHAR = re.compile("[&<>@]")
+# Block-quote markers at line starts: structure, which every escaping keeps as it is.
+_QUOTE_MARKERS = re.compile(r"^[ \t]*(?:>[ \t]?)+", re.MULTILINE)
 
 
 class Fence(NamedTuple):
@@ -177,16 +179,23 @@ class Escaper:
 
     def text(self, text: str) -> str:
         """``text``, a normalized block of Markdown, escaped (``block``'s pieces joined)."""
-        if not self.active or _SPECIAL_CHAR.search(text) is None:
+        if self._as_is(text):
             return text  # every line of it would come out as it is
         return "".join([piece.text for piece in self.block(text)])
+
+    def _as_is(self, text: str) -> bool:
+        """Does every line of ``text`` come out as it is (nothing to escape but block-quote
+        markers, which stay; fence runs are the caller's to rule out)?"""
+        if not self.active or _SPECIAL_CHAR.search(text) is None:
+            return True
+        return ("<" not in text and "&" not in text and "@" not in text
+                and ">" not in _QUOTE_MARKERS.sub("", text))
 
     def block(self, text: str) -> list[Piece]:
         """Escape a normalized block of Markdown; one ``Piece`` per line."""
         if not text:
             return []
-        if ("```" not in text and "~~~" not in text
-                and (not self.active or _SPECIAL_CHAR.search(text) is None)):
+        if "```" not in text and "~~~" not in text and self._as_is(text):
             # No fence and nothing to escape: every line comes out as it is.
             texts = text.split("\n")
             last = texts.pop()

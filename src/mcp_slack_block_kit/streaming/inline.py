@@ -36,6 +36,7 @@ _ITEM = re.compile(r"[ \t]*(?:[-*+]|[0-9]{1,9}[.)]|#{1,6})[ \t]")
 # A line start that may still turn into such a start.
 _ITEM_SO_FAR = re.compile(r"[ \t]*(?:[-*+]|[0-9]{1,9}[.)]?|#{1,6})?\Z")
 _WS = frozenset(" \t\n\r\f\v")
+_MARKER_LEADS = frozenset(" \t>-*+#0123456789\n")  # what a marker or its indentation starts with
 _ANGLE_START = re.compile(r"[A-Za-z!@#]")
 
 
@@ -253,6 +254,9 @@ class InlineScanner:
                 i = j + 2
                 continue
             if ch == "\n":
+                if j + 1 < n and text[j + 1] not in _MARKER_LEADS:
+                    i = j + 1  # no marker can start the next line (the regexes agree)
+                    continue
                 if _ITEM_SO_FAR.match(text, j + 1) is not None:
                     self.pos = j  # the next line's start is not known yet
                     self._update_safe()

@@ -91,8 +91,9 @@ ROW = re.compile(r" {0,3}[^ \t\n#>*+\-0-9]| {4}")
 LOOKALIKE = re.compile("[\u2013\u2014\u2018\u2019\u201c\u201d\u2026]")
 DEFINITION_START = re.compile(r" {0,3}\[")
 MARKED_HEAD = re.compile(r" {0,3}[#>]")
-# An unindented list marker, its gap and a letter (``- item``, ``1. Step``): settled.
-ITEM_WORD = re.compile(r"(?:[-*+]|[0-9]{1,9}[.)])[ \t]+[A-Za-z]")
+# An unindented list marker, its gap and a word's letter, maybe after emphasis markers or
+# a `[` (``- item``, ``1. **Step``, ``- [x]``): settled.
+ITEM_WORD = re.compile(r"(?:[-*+]|[0-9]{1,9}[.)])[ \t]+(?:[*_]{1,3}|\[)?[A-Za-z]")
 HOLD = "hold"
 WAIT = "wait"
 OK = "ok"
