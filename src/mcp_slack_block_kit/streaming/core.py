@@ -433,7 +433,7 @@ class MarkdownStream(LineWindow):
         pieces = self._escaper.block(norm)
         done = "".join(self._line_esc)
         if done:
-            text = "".join(p.text for p in pieces)
+            text = "".join([p.text for p in pieces])
             if not text.startswith(done):
                 # The repairs changed text already committed (the nested-fence repair
                 # lengthening an opener that went out, say). A surprise must never

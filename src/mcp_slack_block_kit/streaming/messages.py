@@ -172,18 +172,19 @@ class Writer:
         """``write`` each piece (each starts at most one line), following the tables in
         them, so that a continuation inside a table repeats its head. ``line`` is the
         text of the current line written before the first piece."""
-        if (self.table is None and self.fence is None and "|" not in line
-                and "|" not in self.rows[1]
-                and all(fence is None and "|" not in text for text, fence in lines)):
-            # No pipe anywhere: no table starts or runs here, and the lines written are
-            # no table's head (as in MarkdownStream._advance_prose).
-            if any("\n" in text for text, _ in lines):
-                self.rows = ("", "")
-            for text, _ in lines:
-                self.write(text, None, boundary, whole)
-                boundary = Boundary.LINE
-                whole = 0
-            return
+        if self.table is None and self.fence is None and "|" not in line + self.rows[1]:
+            texts = [text for text, fence in lines if fence is None]
+            joined = "".join(texts)
+            if len(texts) == len(lines) and "|" not in joined:
+                # No pipe anywhere: no table starts or runs here, and the lines written
+                # are no table's head (as in MarkdownStream._advance_prose).
+                if "\n" in joined:
+                    self.rows = ("", "")
+                for text in texts:
+                    self.write(text, None, boundary, whole)
+                    boundary = Boundary.LINE
+                    whole = 0
+                return
         cur = line
         pieces = list(lines)
         for i in range(len(pieces) - 1, 0, -1):
