@@ -90,6 +90,9 @@ def any_may_fire(*, decode_html_entities: bool = False,
         if (" \n" in text or "\t\n" in text or "\r" in text or text[-1:] in (" ", "\t")) and c5(
                 text):
             return True  # C5 looks for white space before a line ending or the end
-        return not text.isascii() and (c11(text) or v7(text) or v12(text))
+        if text.isascii():
+            return False  # C11, V7 and V12 look for characters beyond ASCII
+        return (c11(text) or (("](" in text or "<" in text) and v7(text))
+                or ("*" in text and v12(text)))
 
     return test
