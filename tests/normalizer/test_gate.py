@@ -70,6 +70,8 @@ def test_fixture_and_corpus_texts_and_their_lines() -> None:
     ("a `span", True),  # V2
     ("#Title", True),  # V5
     ("-item\n-item", True),  # C3
+    ("**Title** text", False),  # a line starting `**` is no glued bullet
+    ("**Title** text\n-item", True),  # C3 on the next line
     ("trailing  \nspace", True),  # C5
     ("a~b", True),  # C1
     ("```py x```", True),  # V4

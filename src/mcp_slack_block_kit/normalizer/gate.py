@@ -38,7 +38,9 @@ from .repairs import (
 
 __all__ = ["any_may_fire"]
 
-_HEADS = r" {0,3}(?:#{1,6}[^ \t\n\r\f#]|[-*+][^ \t\n\r\f0-9]|[0-9]{1,9}[.)][^ \t\n\r\f0-9])"
+# (A line starting `**` or `++` is no glued bullet for C3: its marker occurs again.)
+_HEADS = (r" {0,3}(?:#{1,6}[^ \t\n\r\f#]|-[^ \t\n\r\f0-9]|\*[^ \t\n\r\f0-9*]"
+          r"|\+[^ \t\n\r\f0-9+]|[0-9]{1,9}[.)][^ \t\n\r\f0-9])")
 
 
 @cache
