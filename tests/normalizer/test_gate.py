@@ -71,7 +71,7 @@ def test_fixture_and_corpus_texts_and_their_lines() -> None:
     ("#Title", True),  # V5
     ("-item\n-item", True),  # C3
     ("**Title** text", False),  # a line starting `**` is no glued bullet
-    ("**Title** text\n-item", True),  # C3 on the next line
+    ("**Title** text\n\n-item\n-item", True),  # C3 on the lines below
     ("trailing  \nspace", True),  # C5
     ("a~b", True),  # C1
     ("```py x```", True),  # V4
