@@ -13,7 +13,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from mcp_slack_block_kit.normalizer.gate import any_may_fire
+from mcp_slack_block_kit.normalizer.gate import CODES, any_may_fire
 from mcp_slack_block_kit.normalizer.pipeline import PIPELINE
 from normalizer.strategies import (
     any_text,
@@ -45,6 +45,11 @@ def _check(text: str) -> None:
                                 repair_mismatched_emphasis=mismatched, tables=tables)
             assert gate(text) == _expected(text, entities, mismatched, tables), (
                 text, entities, mismatched, tables)
+
+
+def test_the_gate_knows_every_repair() -> None:
+    """A repair added to the pipeline must be added to the gate too."""
+    assert {r.code for r in PIPELINE} == CODES
 
 
 def test_fixture_and_corpus_texts_and_their_lines() -> None:

@@ -16,27 +16,13 @@ from collections.abc import Callable
 from functools import cache
 
 from .lazy import lazy_regex
-from .repairs import (
-    borderless_table,
-    br_tag,
-    bullet_no_space,
-    cjk_punctuation_emphasis,
-    heading_no_space,
-    nested_fence,
-    numbered_no_space,
-    one_line_fence,
-    split_link,
-    tilde_in_word,
-    trailing_whitespace,
-    unclosed_emphasis,
-    unclosed_fence,
-    unclosed_inline_code,
-    undelimited_table,
-    unicode_bullet,
-    url_lookalikes,
-)
+from .pipeline import PIPELINE
 
-__all__ = ["any_may_fire"]
+__all__ = ["CODES", "any_may_fire"]
+
+CODES = frozenset({"V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V11", "V12", "V13", "V14",
+                   "C1", "C3", "C4", "C5", "C6", "C11", "R8"})
+"""The repairs ``any_may_fire`` asks about: every one in the pipeline (a test checks)."""
 
 # (A line starting `**` or `++` is no glued bullet for C3: its marker occurs again.)
 _HEADS = (r" {0,3}(?:#{1,6}[^ \t\n\r\f#]|-[^ \t\n\r\f0-9]|\*[^ \t\n\r\f0-9*]"
@@ -50,23 +36,11 @@ def any_may_fire(*, decode_html_entities: bool = False,
     """The test for the repairs these options enable (the stream's and ``normalize``'s
     options of the same names); with ``tables=False``, for all of them but the two that
     make a table of pipe lines (V14, C6)."""
-    v1 = unclosed_emphasis.may_fire
-    v2 = unclosed_inline_code.may_fire
-    v3 = unclosed_fence.may_fire
-    v4 = one_line_fence.may_fire
-    v13 = nested_fence.may_fire
-    c1 = tilde_in_word.may_fire
-    v5 = heading_no_space.may_fire
-    v7 = url_lookalikes.may_fire
-    v8 = split_link.may_fire
-    v12 = cjk_punctuation_emphasis.may_fire
-    v14 = undelimited_table.may_fire
-    c3 = bullet_no_space.may_fire
-    c4 = numbered_no_space.may_fire
-    c5 = trailing_whitespace.may_fire
-    c6 = borderless_table.may_fire
-    c11 = unicode_bullet.may_fire
-    r8 = br_tag.may_fire
+    fire = {r.code: r.may_fire for r in PIPELINE}
+    v1, v2, v3, v4, v5, v7, v8 = (fire[c] for c in ("V1", "V2", "V3", "V4", "V5", "V7", "V8"))
+    v12, v13, v14 = fire["V12"], fire["V13"], fire["V14"]
+    c1, c3, c4, c5, c6, c11 = (fire[c] for c in ("C1", "C3", "C4", "C5", "C6", "C11"))
+    r8 = fire["R8"]
     # What V5, C3 and C4 look for at a line start (a glued heading, bullet or number),
     # as one search: their own pre-checks run only when it finds one.
     heads = lazy_regex(_HEADS)
