@@ -56,6 +56,31 @@ def test_non_str_delta_is_a_type_error(delta: object) -> None:
     assert stream.finish() == []
 
 
+@pytest.mark.parametrize("delta", [None, b"bytes", 3, ["a"]])
+def test_non_str_delta_while_deltas_wait_is_a_type_error(delta: object) -> None:
+    """Once something went out (deltas then wait for ``step_chars``), a delta that is not
+    a ``str`` still raises ``TypeError`` and changes nothing."""
+    stream = MarkdownStream()
+    assert stream.push("Hello there. ") and stream.push("Some") == []
+    with pytest.raises(TypeError, match="delta must be a str"):
+        stream.push(delta)  # type: ignore[arg-type]
+    assert "".join(e.text for e in stream.finish()) == " Some"
+
+
+def test_str_subclass_deltas_are_read_as_text() -> None:
+    """A ``str`` subclass is text: it waits and is read like any delta."""
+
+    class Text(str):
+        pass
+
+    plain = MarkdownStream()
+    sub = MarkdownStream()
+    deltas = ["Hello there. ", "Some words ", "that wait for more text to come."]
+    seen_plain = [[e.text for e in plain.push(d)] for d in deltas]
+    seen_sub = [[e.text for e in sub.push(Text(d))] for d in deltas]
+    assert seen_sub == seen_plain and seen_sub[1] == []
+
+
 @pytest.mark.parametrize("cap", [0, 10, 255, -1])
 def test_too_small_cap_is_refused(cap: int) -> None:
     """``max_message_chars`` below the minimum raises ``InvalidOptionsError``."""

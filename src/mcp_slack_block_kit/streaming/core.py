@@ -178,18 +178,14 @@ class MarkdownStream(LineWindow):
             # Once something went out, deltas wait, unread, until step_chars characters
             # are pending, and are then read as one: the same as the reply cut into
             # longer deltas, so every guarantee holds (see docs/streaming.md).
-            if type(delta) is str:
-                pending = self._pending + delta
-                if len(pending) < self._step_chars:
-                    self._pending = pending
-                    return []
-                self._pending = ""
-                delta = pending
-            elif not isinstance(delta, str):
+            if not isinstance(delta, str):
                 raise TypeError(f"delta must be a str, not {type(delta).__name__}")
-            else:
-                delta = self._pending + str(delta)
-                self._pending = ""
+            pending = self._pending + delta  # (a str, also for a str subclass's delta)
+            if len(pending) < self._step_chars:
+                self._pending = pending
+                return []
+            self._pending = ""
+            delta = pending
         quick = self._quick
         if quick and delta and type(delta) is str:  # (a finished stream has no short path)
             # Most deltas cannot change what is held back: they take a short path.
