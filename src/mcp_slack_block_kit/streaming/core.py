@@ -459,14 +459,13 @@ class MarkdownStream(LineWindow):
         nothing, and nothing is open before it (the commit stopped before anything open),
         so no repair has anything to close at the block's end that the window of the
         line's committed part did not see; and no repair touches plain text inside a
-        line (``_risky``)."""
+        line (``_risky`` finds nothing in it: each character it looks for is not plain)."""
         if (self._is_fence or self._table or self._hold_all or self._line_head
                 or self._context or self._carry or self._table_head is not None):
             return False
         rest = seg[c:]
         body = rest.rstrip("\n")
-        if (not body or _plain(body) is not None or body[-1] in " \t"
-                or self._risky(body) >= 0):
+        if not body or _plain(body) is not None or body[-1] in " \t":
             return False
         esc = self._escaper.inline(body, seg[c - 1])
         ends = len(rest) - len(body)

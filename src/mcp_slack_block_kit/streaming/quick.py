@@ -53,7 +53,6 @@ LONG_LINE = 8192
 thousand committed characters leaves the segment (see ``MarkdownStream._rebase_line``)."""
 # The short paths (see MarkdownStream._quick_state).
 Q_NONE, Q_PROSE, Q_WAIT_PLAIN, Q_CODE, Q_WAIT_LINE = range(5)
-# A table row's start that no further character turns into a list item, heading or quote.
 
 
 class ShortPaths:
